@@ -1,0 +1,8 @@
+//! ilaj — a troubleshooting knowledge base for people who train neural networks.
+//!
+//! The library holds everything; `main.rs` only wires configuration to it.
+
+pub mod cli;
+pub mod content;
+pub mod i18n;
+pub mod web;

@@ -1,0 +1,176 @@
+//! Arabic: normalization, stop words and a light prefix/suffix stemmer.
+//!
+//! The chain follows Lucene's Arabic analyzer (normalizer and light stemmer after Larkey,
+//! Ballesteros and Connell, "Light Stemming for Arabic Information Retrieval"), reimplemented
+//! here, with additions: NFKC first (presentation forms, lam-alef ligatures), Arabic-Indic
+//! digits to ASCII, ٱ unified with the other alef forms, every Arabic combining mark removed
+//! (not only U+064B–U+0652), Persian yeh and keheh read as Arabic yeh and kaf, and stop words
+//! compared after normalization so vocalized or hamza-less spellings are caught too.
+//!
+//! Limits: light stemming only strips affixes; broken plurals (نماذج / نموذج) stay apart,
+//! and a leading و that belongs to the root can be cut (وحدة → حد), as in Lucene.
+//! Latin words inside Arabic text (CUDA, batch_size) are only lowercased.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use tantivy::tokenizer::Token;
+use unicode_normalization::char::is_combining_mark;
+
+use super::filter::{Rewrite, base_fold, char_len, is_identifier_like, strip_suffix_keeping};
+use super::stopwords;
+
+#[derive(Clone)]
+pub struct ArabicRewrite;
+
+impl Rewrite for ArabicRewrite {
+    fn rewrite(&self, token: &mut Token) -> bool {
+        let mut word = normalize(&token.text);
+        if word.is_empty() || STOP_WORDS.contains(&word) {
+            return false;
+        }
+        if !is_identifier_like(&word) {
+            stem(&mut word);
+        }
+        token.text = word;
+        true
+    }
+}
+
+static STOP_WORDS: LazyLock<HashSet<String>> =
+    LazyLock::new(|| stopwords::ARABIC.iter().map(|w| normalize(w)).collect());
+
+/// Orthographic normalization: the spelling variants people type for one word become one.
+pub fn normalize(text: &str) -> String {
+    base_fold(text)
+        .chars()
+        .filter(|&c| !(c == '\u{0640}' || (is_arabic_block(c) && is_combining_mark(c))))
+        .map(|c| match c {
+            // Alef with madda, hamza above, hamza below, wasla.
+            '\u{0622}' | '\u{0623}' | '\u{0625}' | '\u{0671}' => '\u{0627}',
+            // Alef maksura and Persian yeh → yeh.
+            '\u{0649}' | '\u{06CC}' => '\u{064A}',
+            // Teh marbuta → heh.
+            '\u{0629}' => '\u{0647}',
+            // Persian keheh → kaf.
+            '\u{06A9}' => '\u{0643}',
+            _ => c,
+        })
+        .collect()
+}
+
+fn is_arabic_block(c: char) -> bool {
+    matches!(c, '\u{0600}'..='\u{06FF}' | '\u{0750}'..='\u{077F}' | '\u{08A0}'..='\u{08FF}')
+}
+
+/// Definite article and conjunction/preposition clitics, tried in order; one at most is cut.
+const PREFIXES: [&str; 7] = ["ال", "وال", "بال", "كال", "فال", "لل", "و"];
+
+/// Suffixes (already normalized: ة is ه here), each cut in turn when it ends the word.
+const SUFFIXES: [&str; 8] = ["ها", "ان", "ات", "ون", "ين", "يه", "ه", "ي"];
+
+/// Light stemming on a normalized word; every rule keeps at least two letters.
+pub fn stem(word: &mut String) {
+    for prefix in PREFIXES {
+        let len = char_len(word);
+        // A lone و is often a root letter: only cut it from words of four letters or more.
+        let min_len = if prefix == "و" { 4 } else { char_len(prefix) + 2 };
+        if word.starts_with(prefix) && len >= min_len {
+            word.replace_range(..prefix.len(), "");
+            break;
+        }
+    }
+    for suffix in SUFFIXES {
+        strip_suffix_keeping(word, suffix, 2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::filter::RewriteFilter;
+    use super::super::words::WordTokenizer;
+    use super::*;
+    use tantivy::tokenizer::TextAnalyzer;
+
+    fn analyze(text: &str) -> Vec<String> {
+        let mut analyzer = TextAnalyzer::builder(WordTokenizer)
+            .filter(RewriteFilter(ArabicRewrite))
+            .build();
+        let mut stream = analyzer.token_stream(text);
+        let mut out = Vec::new();
+        while let Some(t) = stream.next() {
+            out.push(t.text.clone());
+        }
+        out
+    }
+
+    fn one(word: &str) -> String {
+        analyze(word).join(" ")
+    }
+
+    #[test]
+    fn word_table() {
+        let table = [
+            ("ذاكرة", "ذاكر"),
+            ("الذاكرة", "ذاكر"),
+            ("بالذاكرة", "ذاكر"),
+            ("للذاكرة", "ذاكر"),
+            ("مُعالِجة", "معالج"),
+            ("معالجات", "معالج"),
+            ("الرسومات", "رسوم"),
+            ("البيانات", "بيان"),
+            ("والكتاب", "كتاب"),
+            ("فالكتاب", "كتاب"),
+            ("مكتبات", "مكتب"),
+            ("نموذجي", "نموذج"),
+            ("خَطَأ", "خطا"),
+            ("أخطاء", "اخطاء"),
+            ("إعادة", "اعاد"),
+            ("آلة", "ال"),
+            ("ٱلذاكرة", "ذاكر"),
+            ("مستشفى", "مستشف"),
+            ("الذاكـــرة", "ذاكر"),
+            ("٦٫١٤", "6.14"),
+            ("۱۲۸", "128"),
+            ("CUDA", "cuda"),
+            ("batch_size", "batch_size"),
+            ("في", ""),
+            ("فِي", ""),
+            ("لماذا", ""),
+            ("على", ""),
+        ];
+        for (word, expected) in table {
+            assert_eq!(one(word), expected, "{word}");
+        }
+    }
+
+    #[test]
+    fn presentation_forms_and_lam_alef_ligature_are_unfolded() {
+        // ﻻ is the lam-alef ligature; ﺍﻟﺬﺍﻛﺮﺓ is الذاكرة in presentation forms.
+        assert_eq!(one("ﻻ"), "لا");
+        assert_eq!(one("ﺍﻟﺬﺍﻛﺮﺓ"), "ذاكر");
+    }
+
+    #[test]
+    fn query_words_meet_their_inflected_forms() {
+        // Words of the dev queries against forms an article would use.
+        assert_eq!(one("الرسومات"), one("رسومات"));
+        assert_eq!(one("المتوقع"), one("متوقع"));
+        assert_eq!(one("البيانات"), one("بيانات"));
+        assert_eq!(one("ذاكرة"), one("الذاكرة"));
+    }
+
+    #[test]
+    fn short_words_keep_two_letters() {
+        assert_eq!(one("وه"), "وه");
+        assert_eq!(one("الم"), "الم");
+    }
+
+    #[test]
+    fn mixed_sentence_keeps_latin_terms() {
+        assert_eq!(
+            analyze("نفاد ذاكرة MPS على ماك"),
+            ["نفاد", "ذاكر", "mps", "ماك"]
+        );
+    }
+}

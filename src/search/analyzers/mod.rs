@@ -1,0 +1,423 @@
+//! The text analyzers of the search index: one prose analyzer per language and one for code.
+//!
+//! Each analyzer is a tantivy [`TextAnalyzer`] registered under a versioned name (bump the
+//! version when its output changes: an index built with the old one must be rebuilt).
+//! - Prose (`ar`, `hi`, `fr`, `en`): Unicode words (UAX #29, see `words`), then one rewrite
+//!   per language: normalization, stop words, light stemming (`arabic`, `hindi`, `french`,
+//!   `english`). Latin words inside Arabic or Hindi text are only lowercased.
+//! - Code: whole identifiers plus their parts at the same position (`code`), for error
+//!   messages, exception names and config keys.
+//!
+//! Normalization only ever rewrites token text: offsets are byte offsets into the original
+//! text, on char boundaries, and never decrease from one token to the next, which is what
+//! tantivy's `SnippetGenerator` needs. Length limits count chars, not bytes.
+//!
+//! Register the analyzers with [`register_all`] every time an index is opened or created, and
+//! analyze query text with [`analyze`] through the same analyzer as the field it targets.
+
+mod arabic;
+mod code;
+mod english;
+mod filter;
+mod french;
+mod hindi;
+mod stopwords;
+mod words;
+
+use tantivy::tokenizer::{TextAnalyzer, TokenizerManager};
+
+use self::arabic::ArabicRewrite;
+use self::code::CodeTokenizer;
+use self::english::EnglishRewrite;
+use self::filter::RewriteFilter;
+use self::french::FrenchRewrite;
+use self::hindi::HindiRewrite;
+use self::words::WordTokenizer;
+
+pub use self::code::MAX_CODE_TOKEN_CHARS;
+pub use self::words::MAX_WORD_CHARS;
+
+pub const ARABIC: &str = "ilaj_ar_v1";
+pub const HINDI: &str = "ilaj_hi_v1";
+pub const FRENCH: &str = "ilaj_fr_v1";
+pub const ENGLISH: &str = "ilaj_en_v1";
+pub const CODE: &str = "ilaj_code_v1";
+
+/// Every analyzer name, for registration and tests.
+pub const ALL: [&str; 5] = [ARABIC, HINDI, FRENCH, ENGLISH, CODE];
+
+/// Most tokens [`analyze`] returns: a query needs no more, and pasted text can be 256 KiB.
+pub const MAX_ANALYZE_TOKENS: usize = 4096;
+
+/// Registers every analyzer under its name. Call it each time an index is opened or created:
+/// tantivy does not persist custom tokenizers.
+pub fn register_all(manager: &TokenizerManager) {
+    for name in ALL {
+        if let Some(analyzer) = analyzer(name) {
+            manager.register(name, analyzer);
+        }
+    }
+}
+
+/// The analyzer registered under `name`, or `None` for an unknown name.
+pub fn analyzer(name: &str) -> Option<TextAnalyzer> {
+    let analyzer = match name {
+        ARABIC => TextAnalyzer::builder(WordTokenizer)
+            .filter(RewriteFilter(ArabicRewrite))
+            .build(),
+        HINDI => TextAnalyzer::builder(WordTokenizer)
+            .filter(RewriteFilter(HindiRewrite))
+            .build(),
+        FRENCH => TextAnalyzer::builder(WordTokenizer)
+            .filter(RewriteFilter(FrenchRewrite))
+            .build(),
+        ENGLISH => TextAnalyzer::builder(WordTokenizer)
+            .filter(RewriteFilter(EnglishRewrite))
+            .build(),
+        CODE => TextAnalyzer::from(CodeTokenizer),
+        _ => return None,
+    };
+    Some(analyzer)
+}
+
+/// The prose analyzer for a language tag (`ar`, `hi`, `fr`, `en`, also `fr-CA` or `AR`);
+/// English for anything else.
+pub fn prose_analyzer_for_lang(lang: &str) -> &'static str {
+    let primary = lang.split(['-', '_']).next().unwrap_or_default();
+    match primary.to_ascii_lowercase().as_str() {
+        "ar" => ARABIC,
+        "hi" => HINDI,
+        "fr" => FRENCH,
+        _ => ENGLISH,
+    }
+}
+
+/// Token texts of `text` under analyzer `name`, at most [`MAX_ANALYZE_TOKENS`]; empty for an
+/// unknown name.
+pub fn analyze(name: &str, text: &str) -> Vec<String> {
+    analyze_limited(name, text, MAX_ANALYZE_TOKENS)
+}
+
+/// Like [`analyze`], with the caller's token limit.
+pub fn analyze_limited(name: &str, text: &str, max_tokens: usize) -> Vec<String> {
+    let Some(mut analyzer) = analyzer(name) else {
+        return Vec::new();
+    };
+    let mut stream = analyzer.token_stream(text);
+    let mut out = Vec::new();
+    while out.len() < max_tokens {
+        match stream.next() {
+            Some(token) => out.push(token.text.clone()),
+            None => break,
+        }
+    }
+    out
+}
+
+/// `"ar"` when Arabic-script letters outnumber both Devanagari and all other letters, `"hi"`
+/// likewise for Devanagari, `None` otherwise (Latin text, mixed text, no letters). Script
+/// alone separates these two from each other and from French/English; telling French from
+/// English is left to the caller.
+pub fn detect_script_lang(text: &str) -> Option<&'static str> {
+    let (mut arabic, mut devanagari, mut other) = (0usize, 0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        match c {
+            '\u{0600}'..='\u{06FF}'
+            | '\u{0750}'..='\u{077F}'
+            | '\u{08A0}'..='\u{08FF}'
+            | '\u{FB50}'..='\u{FDFF}'
+            | '\u{FE70}'..='\u{FEFF}' => arabic += 1,
+            '\u{0900}'..='\u{097F}' | '\u{A8E0}'..='\u{A8FF}' => devanagari += 1,
+            _ => other += 1,
+        }
+    }
+    if arabic > devanagari && arabic > other {
+        Some("ar")
+    } else if devanagari > arabic && devanagari > other {
+        Some("hi")
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use tantivy::collector::TopDocs;
+    use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+    use tantivy::schema::{
+        Field, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions,
+    };
+    use tantivy::snippet::SnippetGenerator;
+    use tantivy::{Index, TantivyDocument, Term};
+
+    #[test]
+    fn every_name_has_an_analyzer_and_unknown_names_none() {
+        for name in ALL {
+            assert!(analyzer(name).is_some(), "{name}");
+        }
+        assert!(analyzer("default").is_none());
+        assert!(analyze("nope", "text").is_empty());
+    }
+
+    #[test]
+    fn language_tags_pick_prose_analyzers() {
+        assert_eq!(prose_analyzer_for_lang("ar"), ARABIC);
+        assert_eq!(prose_analyzer_for_lang("hi-IN"), HINDI);
+        assert_eq!(prose_analyzer_for_lang("FR"), FRENCH);
+        assert_eq!(prose_analyzer_for_lang("en"), ENGLISH);
+        assert_eq!(prose_analyzer_for_lang("de"), ENGLISH);
+        assert_eq!(prose_analyzer_for_lang(""), ENGLISH);
+    }
+
+    #[test]
+    fn script_detection_on_dev_queries() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/eval/queries-dev.jsonl");
+        let data = std::fs::read_to_string(path).expect("dev queries readable");
+        let mut checked = 0;
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let lang = field(line, "lang");
+            let query = field(line, "query");
+            let expected = match lang.as_str() {
+                "ar" => Some("ar"),
+                "hi" => Some("hi"),
+                _ => None,
+            };
+            assert_eq!(detect_script_lang(&query), expected, "{query}");
+            checked += 1;
+        }
+        assert!(checked >= 15);
+        assert_eq!(detect_script_lang(""), None);
+        assert_eq!(detect_script_lang("123 !!"), None);
+    }
+
+    /// The string value of `"key": "…"` in one JSON line of the dev set (no escapes there).
+    fn field(line: &str, key: &str) -> String {
+        let pattern = format!("\"{key}\": \"");
+        let start = line.find(&pattern).map(|i| i + pattern.len()).unwrap_or(0);
+        let rest = &line[start..];
+        rest[..rest.find('"').unwrap_or(rest.len())].to_string()
+    }
+
+    #[test]
+    fn prose_tokens_longer_than_the_limit_are_dropped_by_chars() {
+        let ok = "ज".repeat(MAX_WORD_CHARS);
+        let long = "ज".repeat(MAX_WORD_CHARS + 1);
+        // 40 Devanagari letters are 120 bytes: a byte limit would drop them.
+        assert_eq!(analyze(HINDI, &format!("{long} {ok}")), [ok]);
+        assert!(analyze(ARABIC, &"ﷺ".repeat(3)).is_empty());
+    }
+
+    #[test]
+    fn analyze_stops_at_the_limit() {
+        let text = "word ".repeat(10_000);
+        assert_eq!(analyze(CODE, &text).len(), MAX_ANALYZE_TOKENS);
+        assert_eq!(analyze_limited(CODE, &text, 3).len(), 3);
+    }
+
+    #[test]
+    fn dev_query_terms_reach_every_language_analyzer() {
+        assert_eq!(
+            analyze(ARABIC, "خطأ نفاد ذاكرة وحدة معالجة الرسومات"),
+            ["خطا", "نفاد", "ذاكر", "حد", "معالج", "رسوم"]
+        );
+        assert_eq!(
+            analyze(HINDI, "डिवाइस-साइड एसर्ट ट्रिगर"),
+            ["डिवाइस", "साइड", "एसरट", "टरिगर"]
+        );
+        assert_eq!(
+            analyze(FRENCH, "assertion côté périphérique déclenchée"),
+            ["assert", "cot", "peripher", "declench"]
+        );
+        assert_eq!(
+            analyze(CODE, "torch.OutOfMemoryError: CUDA out of memory"),
+            [
+                "torch.outofmemoryerror",
+                "torch",
+                "outofmemoryerror",
+                "out",
+                "of",
+                "memory",
+                "error",
+                "cuda",
+                "out",
+                "of",
+                "memory"
+            ]
+        );
+    }
+
+    struct TestIndex {
+        index: Index,
+        fields: Vec<(&'static str, Field)>,
+    }
+
+    fn build_index(docs: &[[&str; 5]]) -> TestIndex {
+        let mut builder = Schema::builder();
+        let fields: Vec<(&'static str, Field)> = ALL
+            .iter()
+            .map(|&name| {
+                let indexing = TextFieldIndexing::default()
+                    .set_tokenizer(name)
+                    .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+                let options = TextOptions::default()
+                    .set_indexing_options(indexing)
+                    | STORED;
+                (name, builder.add_text_field(name, options))
+            })
+            .collect();
+        let index = Index::create_in_ram(builder.build());
+        register_all(index.tokenizers());
+        let mut writer = index
+            .writer_with_num_threads::<TantivyDocument>(1, 15_000_000)
+            .expect("writer");
+        for texts in docs {
+            let mut document = TantivyDocument::default();
+            for ((_, field), text) in fields.iter().zip(texts) {
+                document.add_text(*field, text);
+            }
+            writer.add_document(document).expect("add");
+        }
+        writer.commit().expect("commit");
+        TestIndex { index, fields }
+    }
+
+    fn query_for(field: Field, name: &str, text: &str) -> BooleanQuery {
+        let clauses: Vec<(Occur, Box<dyn Query>)> = analyze(name, text)
+            .into_iter()
+            .map(|t| {
+                let term = Term::from_field_text(field, &t);
+                let query: Box<dyn Query> =
+                    Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
+                (Occur::Should, query)
+            })
+            .collect();
+        BooleanQuery::new(clauses)
+    }
+
+    const DOCS: [[&str; 5]; 2] = [
+        [
+            "نفاد الذاكرة في وحدة المعالجة: قلّل حجم الدفعة batch_size إلى ٨.",
+            "CUDA आउट ऑफ मेमोरी: बैच का आकार घटाएँ, फ़ाइलें जाँचें।",
+            "Mémoire insuffisante : réduisez la taille du lot pour l’allocation.",
+            "CUDA out of memory: reduce the batch size before allocating.",
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.14 GiB",
+        ],
+        [
+            "انتهت مهلة NCCL أثناء التدريب الموزع.",
+            "NCCL टाइमआउट वितरित प्रशिक्षण में।",
+            "Délai d’attente NCCL dépassé en entraînement distribué.",
+            "NCCL watchdog timeout in distributed training.",
+            "RuntimeError: NCCL communicator was aborted",
+        ],
+    ];
+
+    #[test]
+    fn a_query_analyzed_like_its_field_ranks_the_document_first() {
+        let test = build_index(&DOCS);
+        let searcher = test.index.reader().expect("reader").searcher();
+        let queries = [
+            (ARABIC, "بالذاكرة"),
+            (HINDI, "मेमोरी घटाएं फाइल"),
+            (FRENCH, "memoire allocation"),
+            (ENGLISH, "memory allocation"),
+            (CODE, "OutOfMemoryError"),
+        ];
+        for ((name, field), (q_name, q_text)) in test.fields.iter().zip(queries) {
+            assert_eq!(*name, q_name);
+            let query = query_for(*field, name, q_text);
+            let hits = searcher
+                .search(&query, &TopDocs::with_limit(2).order_by_score())
+                .expect("search");
+            assert!(!hits.is_empty(), "{name}: {q_text}");
+            let doc: TantivyDocument = searcher.doc(hits[0].1).expect("doc");
+            let stored = doc
+                .get_first(*field)
+                .and_then(|v| tantivy::schema::Value::as_str(&v).map(str::to_string))
+                .unwrap_or_default();
+            assert_eq!(stored, DOCS[0][ALL.iter().position(|n| n == name).unwrap_or(0)]);
+        }
+    }
+
+    #[test]
+    fn snippets_on_arabic_and_hindi_text_do_not_panic_and_highlight() {
+        let test = build_index(&DOCS);
+        let searcher = test.index.reader().expect("reader").searcher();
+        for (name, field) in &test.fields {
+            let q_text = match *name {
+                ARABIC => "الذاكرة الدفعة",
+                HINDI => "मेमोरी आकार",
+                FRENCH => "mémoire taille",
+                ENGLISH => "memory",
+                _ => "memory GiB",
+            };
+            let query = query_for(*field, name, q_text);
+            let generator = SnippetGenerator::create(&searcher, &query, *field).expect("gen");
+            let column = ALL.iter().position(|n| n == name).unwrap_or(0);
+            let snippet = generator.snippet(DOCS[0][column]);
+            assert!(!snippet.highlighted().is_empty(), "{name}");
+            let html = snippet.to_html();
+            assert!(html.contains("<b>"), "{name}: {html}");
+        }
+    }
+
+    #[test]
+    fn snippet_on_long_mixed_text_does_not_panic() {
+        let test = build_index(&DOCS);
+        let searcher = test.index.reader().expect("reader").searcher();
+        let long = format!(
+            "{} ज़्यादा मेमोरी {} مُعالِجة الذاكرة {}",
+            "त्रुटि ".repeat(60),
+            "x_".repeat(200),
+            "__init__ a_b_a ".repeat(40)
+        );
+        for (name, field) in &test.fields {
+            let query = query_for(*field, name, &long);
+            let generator = SnippetGenerator::create(&searcher, &query, *field).expect("gen");
+            let _ = generator.snippet(&long).to_html();
+        }
+    }
+
+    fn check_offsets(name: &str, text: &str) -> Result<(), TestCaseError> {
+        let Some(mut analyzer) = analyzer(name) else {
+            return Err(TestCaseError::fail("no analyzer"));
+        };
+        let mut stream = analyzer.token_stream(text);
+        let (mut last_from, mut last_to) = (0, 0);
+        while let Some(t) = stream.next() {
+            prop_assert!(t.offset_from <= t.offset_to && t.offset_to <= text.len());
+            prop_assert!(text.is_char_boundary(t.offset_from), "{name}");
+            prop_assert!(text.is_char_boundary(t.offset_to), "{name}");
+            prop_assert!(t.offset_from >= last_from && t.offset_to >= last_to, "{name}");
+            prop_assert!(!t.text.is_empty());
+            let limit = if name == CODE { MAX_CODE_TOKEN_CHARS } else { MAX_WORD_CHARS };
+            prop_assert!(t.text.chars().count() <= limit, "{name}");
+            (last_from, last_to) = (t.offset_from, t.offset_to);
+        }
+        Ok(())
+    }
+
+    /// Characters this module treats specially, mixed into random text.
+    const SPECIAL: &str = "ـًٌٍَُِّْٰٱآأإىة٫٬٠٩۰۹ﻻ\u{093C}\u{094D}\u{0901}\u{0902}\u{200C}\u{200D}\u{00AD}क़ऩॉ०९.-_:'’ʼAaZz09 ";
+
+    proptest! {
+        #[test]
+        fn offsets_are_char_boundaries_for_arbitrary_strings(text in "\\PC{0,80}") {
+            for name in ALL {
+                check_offsets(name, &text)?;
+            }
+        }
+
+        #[test]
+        fn offsets_are_char_boundaries_for_special_characters(
+            picks in proptest::collection::vec(0..SPECIAL.chars().count(), 0..60)
+        ) {
+            let chars: Vec<char> = SPECIAL.chars().collect();
+            let text: String = picks.iter().filter_map(|&i| chars.get(i)).collect();
+            for name in ALL {
+                check_offsets(name, &text)?;
+            }
+        }
+    }
+}

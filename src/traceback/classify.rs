@@ -1,0 +1,155 @@
+//! Which family of error a paste shows, from keywords PyTorch, CUDA, NCCL and the kernel print.
+//!
+//! Patterns read the lower-cased, whitespace-free text, so a terminal wrap inside a keyword
+//! ("CUDA out of mem\nory") does not hide it. Families are tried from the most specific out:
+//! MPS, CUDA and host out-of-memory before other CUDA errors, since "CUDA error: out of memory"
+//! is an OOM and an OOM message also carries generic CUDA advice. Suggestions printed inside a
+//! message mention nothing these patterns look for.
+
+use super::ErrorKind;
+use super::normalize::{Line, squash_lower};
+use regex::Regex;
+use std::sync::LazyLock;
+
+static MPS_OOM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"mpsbackendoutofmemory").expect("valid regex"));
+
+static CUDA_OOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?:cuda|hip|xpu)outof(?:the)?memory|cudaerror:outofmemory|cudaruntimeerror.{0,40}outofmemory",
+        r"|cuda_error_out_of_memory|cudaerrormemoryallocation|torch\.(?:cuda\.)?outofmemoryerror",
+    ))
+    .expect("valid regex")
+});
+
+static CPU_OOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"defaultcpuallocator|posix_memalign|buynewram|notenoughmemory:youtriedtoallocate",
+        r"|killedbysignal:killed|std::bad_alloc|outofmemory:kill(?:ed)?process|oom-kill|oom_kill",
+    ))
+    .expect("valid regex")
+});
+
+static CUDA_ERROR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"cudaerror|cudnnerror|cudnn_status_|cublas_status_|cublaserror|cusparse_status_|cusolver_status_",
+        r"|curand_status_|cufft_|device-sideassert|illegalmemoryaccess|nokernelimageisavailable",
+        r"|cudaruntimeerror|cuda_error_|cudakernelerrorsmightbeasynchronouslyreported",
+        r"|watchdogcaughtcollectiveoperationtimeout|ncclerror|nccl_error|ncclunhandledcudaerror",
+        r"|ncclsystemerror|ncclinternalerror|ncclinvalidusage|ncclremoteerror|distbackenderror",
+        r"|isnotcompatiblewiththecurrentpytorchinstallation|\.cu:\d+:.{0,400}assertion.{0,400}failed",
+    ))
+    .expect("valid regex")
+});
+
+/// A shell's or the kernel's report that the process was killed (bash, zsh, macOS).
+static KILLED_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:Killed(?:\s*:\s*9)?(?:\s.{0,200})?|\[\d+\]\s+\d+\s+killed\s.{0,300})$")
+        .expect("valid regex")
+});
+
+/// The specific family named by keywords anywhere in `lower` (the squashed, lower-cased paste),
+/// or by a `Killed` line or a `MemoryError` exception.
+pub(super) fn specific_kind(
+    lower: &str,
+    lines: &[Line],
+    exception_names: &[&str],
+) -> Option<ErrorKind> {
+    if MPS_OOM.is_match(lower) {
+        return Some(ErrorKind::MpsOom);
+    }
+    if CUDA_OOM.is_match(lower) {
+        return Some(ErrorKind::CudaOom);
+    }
+    if CPU_OOM.is_match(lower)
+        || lines.iter().any(|l| is_killed_line(&l.text))
+        || exception_names.iter().any(|n| *n == "MemoryError")
+    {
+        return Some(ErrorKind::CpuOom);
+    }
+    if CUDA_ERROR.is_match(lower) {
+        return Some(ErrorKind::CudaError);
+    }
+    None
+}
+
+pub(super) fn is_killed_line(text: &str) -> bool {
+    text.len() < 400 && KILLED_LINE.is_match(text)
+}
+
+/// Whether one line shows the keywords of `kind` (a line an error of that family is printed on).
+pub(super) fn line_shows(kind: ErrorKind, text: &str) -> bool {
+    let lower = squash_lower(text);
+    match kind {
+        ErrorKind::MpsOom => MPS_OOM.is_match(&lower),
+        ErrorKind::CudaOom => CUDA_OOM.is_match(&lower),
+        ErrorKind::CpuOom => CPU_OOM.is_match(&lower) || is_killed_line(text),
+        ErrorKind::CudaError => CUDA_ERROR.is_match(&lower),
+        ErrorKind::PythonException | ErrorKind::Unknown => false,
+    }
+}
+
+/// Where, in a line that shows a known error, its message starts.
+static MESSAGE_START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)(?:CUDA|HIP|XPU)\s*out\s*of|MPS\s*backend|CUDA\s*error|cuDNN\s*error|CUBLAS_STATUS",
+        r"|CUDNN_STATUS|\[enforce\s*fail|DefaultCPUAllocator|DataLoader\s*worker|Watchdog\s*caught",
+        r"|cuda\s*runtime\s*error|NCCL\s*error|\bKilled\b|device-side\s*assert|an\s*illegal\s*memory",
+        r"|no\s*kernel\s*image|\$\s*Torch:",
+    ))
+    .expect("valid regex")
+});
+
+pub(super) fn message_start(text: &str) -> usize {
+    MESSAGE_START.find(text).map_or(0, |m| m.start())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::normalize::clean_lines;
+    use super::*;
+
+    fn kind(s: &str) -> Option<ErrorKind> {
+        specific_kind(&squash_lower(s), &clean_lines(s), &[])
+    }
+
+    #[test]
+    fn recognises_each_family() {
+        assert_eq!(kind("MPS backend out of memory (MPS allocated: 1 GB"), Some(ErrorKind::MpsOom));
+        assert_eq!(kind("RuntimeError: CUDA error: out of memory"), Some(ErrorKind::CudaOom));
+        assert_eq!(kind("cuda runtime error (2) : out of memory at /x.cu:58"), Some(ErrorKind::CudaOom));
+        assert_eq!(kind("HIP out of memory. Tried to allocate 2.00 GiB"), Some(ErrorKind::CudaOom));
+        assert_eq!(kind("DefaultCPUAllocator: can't allocate memory"), Some(ErrorKind::CpuOom));
+        assert_eq!(kind("train.sh: line 3: 1234\nKilled"), Some(ErrorKind::CpuOom));
+        assert_eq!(kind("[1]    4242 killed     python train.py"), Some(ErrorKind::CpuOom));
+        assert_eq!(kind("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling"), Some(ErrorKind::CudaError));
+        assert_eq!(kind("Watchdog caught collective operation timeout: WorkNCCL("), Some(ErrorKind::CudaError));
+        assert_eq!(kind("x.cu:108: kern: block: [0,0,0] Assertion `t >= 0` failed."), Some(ErrorKind::CudaError));
+        assert_eq!(kind("ValueError: nope"), None);
+    }
+
+    #[test]
+    fn sees_keywords_through_hard_wraps() {
+        assert_eq!(kind("CUDA out of mem\nory. Tried"), Some(ErrorKind::CudaOom));
+        assert_eq!(kind("CUDA error: device-side as\nsert triggered"), Some(ErrorKind::CudaError));
+    }
+
+    #[test]
+    fn oom_beats_generic_cuda_advice() {
+        let s = "RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported";
+        assert_eq!(kind(s), Some(ErrorKind::CudaOom));
+    }
+
+    #[test]
+    fn memory_error_is_host_oom() {
+        assert_eq!(specific_kind("", &[], &["MemoryError"]), Some(ErrorKind::CpuOom));
+        assert_eq!(specific_kind("", &[], &["torch.OutOfMemoryError"]), None);
+    }
+
+    #[test]
+    fn finds_where_a_bare_message_starts() {
+        let s = "at the end I keep getting CUDA out of memory.";
+        assert_eq!(&s[message_start(s)..], "CUDA out of memory.");
+        assert_eq!(message_start("nothing here"), 0);
+    }
+}

@@ -1,0 +1,140 @@
+//! `GET /api/v1/articles` and `GET /api/v1/articles/{lang}/{id}`.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::lang::requested_lang;
+use super::state::AppState;
+use crate::content::Article;
+use crate::i18n::Lang;
+
+#[derive(Deserialize)]
+pub struct ListQuery {
+    lang: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct ArticleList {
+    pub lang: Lang,
+    pub articles: Vec<ArticleSummary>,
+}
+
+#[derive(Serialize)]
+pub struct ArticleSummary {
+    pub id: String,
+    pub lang: Lang,
+    pub title: String,
+    pub summary: String,
+    pub url: String,
+    pub fallback: bool,
+    pub translations: Vec<Lang>,
+}
+
+#[derive(Serialize)]
+pub struct ArticleBody {
+    pub id: String,
+    pub lang: Lang,
+    pub title: String,
+    pub summary: String,
+    pub errors: Vec<String>,
+    pub tags: Vec<String>,
+    pub calculators: Vec<String>,
+    pub updated: Option<String>,
+    pub url: String,
+    pub sections: Vec<SectionRef>,
+    pub html: String,
+    pub translations: Vec<Lang>,
+}
+
+#[derive(Serialize)]
+pub struct SectionRef {
+    pub id: String,
+    pub title: String,
+    pub level: u8,
+    pub url: String,
+}
+
+/// Other languages of the group, the article's own left out.
+fn other_translations(translations: Vec<Lang>, own: Lang) -> Vec<Lang> {
+    translations.into_iter().filter(|&l| l != own).collect()
+}
+
+pub async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+    headers: HeaderMap,
+) -> Result<Json<ArticleList>, ApiError> {
+    let lang = requested_lang(query.lang.as_deref(), &headers)?;
+    let library = state.library();
+    let articles = library
+        .listing(lang)
+        .into_iter()
+        .map(|(article, fallback)| ArticleSummary {
+            id: article.id.clone(),
+            lang: article.lang,
+            title: article.title.clone(),
+            summary: article.summary.clone(),
+            url: article.url(),
+            fallback,
+            translations: other_translations(library.translations(&article.id), article.lang),
+        })
+        .collect();
+    Ok(Json(ArticleList { lang, articles }))
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    Path((lang, id)): Path<(String, String)>,
+) -> Result<Json<ArticleBody>, ApiError> {
+    let lang: Lang = lang.parse()?;
+    let library = state.library();
+    let translations = library.translations(&id);
+    let article = library.get(&id, lang).ok_or_else(|| {
+        if translations.is_empty() {
+            ApiError::NotFound(format!("no article with id `{}`", truncate(&id)))
+        } else {
+            let available: Vec<&str> = translations.iter().map(|l| l.code()).collect();
+            ApiError::NotFound(format!(
+                "article `{}` has no `{lang}` translation (available: {})",
+                truncate(&id),
+                available.join(", ")
+            ))
+        }
+    })?;
+    Ok(Json(article_body(article, translations)))
+}
+
+fn article_body(article: &Article, translations: Vec<Lang>) -> ArticleBody {
+    let url = article.url();
+    ArticleBody {
+        id: article.id.clone(),
+        lang: article.lang,
+        title: article.title.clone(),
+        summary: article.summary.clone(),
+        errors: article.errors.clone(),
+        tags: article.tags.clone(),
+        calculators: article.calculators.clone(),
+        updated: article.updated.clone(),
+        sections: article
+            .sections
+            .iter()
+            .map(|s| SectionRef {
+                id: s.id.clone(),
+                title: s.title.clone(),
+                level: s.level,
+                url: format!("{url}#{}", s.id),
+            })
+            .collect(),
+        html: article.html.clone(),
+        url,
+        translations: other_translations(translations, article.lang),
+    }
+}
+
+/// Ids echoed in messages are cut short; JSON encoding escapes the rest.
+fn truncate(text: &str) -> String {
+    text.chars().take(100).collect()
+}

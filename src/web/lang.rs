@@ -1,0 +1,18 @@
+use axum::http::HeaderMap;
+use axum::http::header::ACCEPT_LANGUAGE;
+
+use super::error::ApiError;
+use crate::i18n::Lang;
+
+/// The language a request asks for: an explicit parameter wins (and must be supported), then
+/// `Accept-Language`, then English.
+pub fn requested_lang(explicit: Option<&str>, headers: &HeaderMap) -> Result<Lang, ApiError> {
+    if let Some(code) = explicit.filter(|c| !c.trim().is_empty()) {
+        return Ok(code.parse()?);
+    }
+    Ok(headers
+        .get(ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(Lang::from_accept_language)
+        .unwrap_or(Lang::En))
+}

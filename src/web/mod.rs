@@ -1,0 +1,99 @@
+//! The HTTP layer: routes, extractors and error mapping. Domain work happens in the other
+//! modules; handlers only translate between HTTP and them.
+
+mod articles;
+mod error;
+mod lang;
+mod state;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::json;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+pub use error::ApiError;
+pub use state::AppState;
+
+/// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/api/v1/articles", get(articles::list))
+        .route("/api/v1/articles/{lang}/{id}", get(articles::show))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+async fn healthz(axum::extract::State(state): axum::extract::State<AppState>) -> Json<serde_json::Value> {
+    Json(json!({"status": "ok", "articles": state.library().len()}))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound("no such endpoint".to_owned())
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::invalid(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this endpoint does not accept that method",
+    )
+}
+
+/// Serves until SIGINT or SIGTERM, then lets requests in flight finish.
+pub async fn serve(addr: SocketAddr, state: AppState) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    tracing::info!(addr = %listener.local_addr()?, "listening");
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::warn!(%error, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}
