@@ -11,7 +11,11 @@ use crate::content::{self, LoadReport};
 use crate::web;
 
 #[derive(Debug, Parser)]
-#[command(name = "ilaj", version, about = "Fixes for neural-network training errors, in Arabic, Hindi and French")]
+#[command(
+    name = "ilaj",
+    version,
+    about = "Fixes for neural-network training errors, in Arabic, Hindi and French"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

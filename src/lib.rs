@@ -4,5 +4,6 @@
 
 pub mod cli;
 pub mod content;
+pub mod estimator;
 pub mod i18n;
 pub mod web;

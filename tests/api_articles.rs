@@ -67,18 +67,24 @@ async fn missing_translation_gives_404_naming_the_languages_it_has() {
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
     let body = reply.json();
     assert_eq!(body["error"]["code"], "not_found");
-    assert!(body["error"]["message"].as_str().unwrap().contains("ar, fr"));
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ar, fr")
+    );
 }
 
 #[tokio::test]
 async fn unknown_language_gives_404_unsupported_language() {
-    for uri in [
-        "/api/v1/articles/de/sample-fix",
-        "/api/v1/articles?lang=xx",
-    ] {
+    for uri in ["/api/v1/articles/de/sample-fix", "/api/v1/articles?lang=xx"] {
         let reply = get(&fixture_router(), uri).await;
         assert_eq!(reply.status, StatusCode::NOT_FOUND, "{uri}");
-        assert_eq!(reply.json()["error"]["code"], "unsupported_language", "{uri}");
+        assert_eq!(
+            reply.json()["error"]["code"],
+            "unsupported_language",
+            "{uri}"
+        );
     }
 }
 
@@ -102,7 +108,9 @@ async fn unknown_route_and_wrong_method_give_json_errors() {
     let reply = get(&fixture_router(), "/api/v1/nothing").await;
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
     assert_eq!(reply.json()["error"]["code"], "not_found");
-    let request = Request::delete("/api/v1/articles").body(Body::empty()).unwrap();
+    let request = Request::delete("/api/v1/articles")
+        .body(Body::empty())
+        .unwrap();
     let reply = send(&fixture_router(), request).await;
     assert_eq!(reply.status, StatusCode::METHOD_NOT_ALLOWED);
     assert_eq!(reply.json()["error"]["code"], "method_not_allowed");

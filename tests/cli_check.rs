@@ -18,7 +18,11 @@ fn check_on_the_seeds_exits_zero_and_lists_the_five_articles() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     for name in ["000_", "001_", "002_", "003_", "004_"] {
         assert!(stdout.contains(name), "{name} missing from:\n{stdout}");
     }
@@ -59,14 +63,23 @@ fn check_exits_nonzero_with_file_line_messages() {
         .unwrap();
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("bad-lang.md:3: unsupported language `de`"), "{stderr}");
-    assert!(stderr.contains("bad-calc.md:6: link to unknown calculator `nowhere`"), "{stderr}");
+    assert!(
+        stderr.contains("bad-lang.md:3: unsupported language `de`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("bad-calc.md:6: link to unknown calculator `nowhere`"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn check_reports_translations_whose_sections_differ() {
     let dir = tempfile::tempdir().unwrap();
-    for (lang, sections) in [("fr", "## A {#a}\nx\n## B {#b}\ny\n"), ("ar", "## A {#a}\nx\n## C {#c}\ny\n")] {
+    for (lang, sections) in [
+        ("fr", "## A {#a}\nx\n## B {#b}\ny\n"),
+        ("ar", "## A {#a}\nx\n## C {#c}\ny\n"),
+    ] {
         std::fs::create_dir_all(dir.path().join(lang)).unwrap();
         std::fs::write(
             dir.path().join(lang).join("g.md"),
@@ -74,7 +87,11 @@ fn check_reports_translations_whose_sections_differ() {
         )
         .unwrap();
     }
-    let output = ilaj().args(["check", "--content"]).arg(dir.path()).output().unwrap();
+    let output = ilaj()
+        .args(["check", "--content"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("fr/g.md:7: section ids differ"), "{stderr}");

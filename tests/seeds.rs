@@ -73,13 +73,17 @@ fn rst_faq_yields_its_sections_with_label_ids_code_and_links() {
     assert_eq!(faq.title, "أسئلة شائعة");
     let ids: Vec<&str> = faq.sections.iter().map(|s| s.id.as_str()).collect();
     assert!(ids.contains(&"dataloader-workers-random-seed"), "{ids:?}");
-    assert!(ids.contains(&"pack-rnn-unpack-with-data-parallelism"), "{ids:?}");
+    assert!(
+        ids.contains(&"pack-rnn-unpack-with-data-parallelism"),
+        "{ids:?}"
+    );
     let seeds = faq.section("dataloader-workers-random-seed").unwrap();
     assert!(seeds.title.contains("أرقامًا عشوائية"), "{}", seeds.title);
     assert!(seeds.text.contains("worker_init_fn"), "{}", seeds.text);
     assert!(
-        faq.html
-            .contains(r#"<a href="https://discuss.pytorch.org/t/high-memory-usage-while-training/162">"#),
+        faq.html.contains(
+            r#"<a href="https://discuss.pytorch.org/t/high-memory-usage-while-training/162">"#
+        ),
         "RST links become HTML links"
     );
     assert!(faq.html.contains(r#"<code class="language-python">"#));
@@ -98,7 +102,11 @@ fn a_broken_file_is_reported_with_file_and_line_and_the_rest_still_load() {
         "---\nlang: fr\ntitle: \"Cassé\"\ntags: [a, b\n---\n## X {#x}\ntexte\n",
     )
     .unwrap();
-    std::fs::write(dir.path().join("binary.md"), b"---\ntitle: x\n---\n\xff\xfe\n").unwrap();
+    std::fs::write(
+        dir.path().join("binary.md"),
+        b"---\ntitle: x\n---\n\xff\xfe\n",
+    )
+    .unwrap();
     let report = load(dir.path());
     assert_eq!(report.library.len(), 5, "the five seeds still load");
     let printed: Vec<String> = report.problems.iter().map(|p| p.to_string()).collect();

@@ -170,7 +170,11 @@ pub fn parse_article(path: &Path, text: &str) -> Result<(Article, Vec<Problem>),
         None => id_from_file_name(path),
     };
     if id.is_empty() && fm.id.is_none() {
-        fatal.push(Problem::new(path, 1, "cannot derive an id from the file name"));
+        fatal.push(Problem::new(
+            path,
+            1,
+            "cannot derive an id from the file name",
+        ));
     }
 
     let take_h1 = fm.title.is_none() && converted.is_none();
@@ -363,7 +367,11 @@ fn check_translations_share_sections(articles: &[Article], problems: &mut Vec<Pr
             }
             if !extra.is_empty() {
                 let names: Vec<String> = extra.iter().map(|s| format!("#{}", s.id)).collect();
-                message.push_str(&format!("; not in `{}`: {}", reference.lang, names.join(", ")));
+                message.push_str(&format!(
+                    "; not in `{}`: {}",
+                    reference.lang,
+                    names.join(", ")
+                ));
             }
             if missing.is_empty() && extra.is_empty() {
                 message.push_str("; same ids in another order");

@@ -22,9 +22,8 @@ pub struct Rendered {
 /// When `take_h1_as_title` is set, the first `#` heading becomes [`Rendered::h1`] and is left
 /// out of the HTML and the sections (the page prints the title itself).
 pub fn render(body: &str, lang: Lang, line_offset: usize, take_h1_as_title: bool) -> Rendered {
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_HEADING_ATTRIBUTES
-        | Options::ENABLE_STRIKETHROUGH;
+    let options =
+        Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES | Options::ENABLE_STRIKETHROUGH;
     let events: Vec<(Event<'_>, std::ops::Range<usize>)> =
         Parser::new_ext(body, options).into_offset_iter().collect();
     let lines = LineIndex::new(body, line_offset);
@@ -333,7 +332,11 @@ mod tests {
         );
         let ids: Vec<_> = r.sections.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["cause", "fix-the-batch", "section-3"]);
-        assert!(r.html.contains(r#"<h2 id="cause">Cause</h2>"#), "{}", r.html);
+        assert!(
+            r.html.contains(r#"<h2 id="cause">Cause</h2>"#),
+            "{}",
+            r.html
+        );
         assert_eq!(r.intro, "intro");
     }
 

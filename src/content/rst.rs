@@ -230,10 +230,7 @@ fn flush_paragraph(out: &mut Converted, paragraph: &mut Vec<(usize, &str)>, lite
     }
     let converted = inline(&text);
     for (offset, line) in converted.split('\n').enumerate() {
-        let source = paragraph
-            .get(offset)
-            .map(|(n, _)| *n)
-            .unwrap_or(first);
+        let source = paragraph.get(offset).map(|(n, _)| *n).unwrap_or(first);
         push(out, line.to_owned(), source);
     }
     paragraph.clear();
@@ -250,12 +247,13 @@ fn underline_char(line: &str) -> Option<char> {
 static LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"``([^`]+?)``").expect("literal pattern"));
 static ROLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r":(?:py:)?(ref|doc|class|func|meth|attr|mod|data|exc|obj|math|envvar|term):\s*`([^`]+)`")
-        .expect("role pattern")
+    Regex::new(
+        r":(?:py:)?(ref|doc|class|func|meth|attr|mod|data|exc|obj|math|envvar|term):\s*`([^`]+)`",
+    )
+    .expect("role pattern")
 });
-static LINK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"`([^`<]*?)\s*<([^<>`\s]+)>`__?").expect("link pattern")
-});
+static LINK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"`([^`<]*?)\s*<([^<>`\s]+)>`__?").expect("link pattern"));
 
 /// Converts inline markup of one paragraph (which may span lines).
 fn inline(text: &str) -> String {
@@ -313,7 +311,10 @@ mod tests {
         assert!(md.contains("`total_loss`"), "{md}");
         assert!(md.contains("`Module`"), "{md}");
         assert!(md.contains("[the docs](https://example.org/x)"), "{md}");
-        assert!(md.contains("[cuda-memory-management](#cuda-memory-management)"), "{md}");
+        assert!(
+            md.contains("[cuda-memory-management](#cuda-memory-management)"),
+            "{md}"
+        );
     }
 
     #[test]

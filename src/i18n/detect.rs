@@ -12,7 +12,10 @@ pub fn detect_language(text: &str) -> Option<Lang> {
     for c in text.chars().filter(|c| c.is_alphabetic()).take(20_000) {
         letters += 1;
         match c as u32 {
-            0x0600..=0x06FF | 0x0750..=0x077F | 0x08A0..=0x08FF | 0xFB50..=0xFDFF
+            0x0600..=0x06FF
+            | 0x0750..=0x077F
+            | 0x08A0..=0x08FF
+            | 0xFB50..=0xFDFF
             | 0xFE70..=0xFEFF => arabic += 1,
             0x0900..=0x097F | 0xA8E0..=0xA8FF => devanagari += 1,
             _ => {}

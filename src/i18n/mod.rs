@@ -1,7 +1,10 @@
-//! Languages: codes, detection, and (with fluent) the interface's localized messages.
+//! Languages: codes, detection, and the interface's localized messages (Fluent).
 
 mod detect;
 mod lang;
+mod messages;
 
 pub use detect::detect_language;
+pub use fluent_bundle::FluentArgs;
 pub use lang::{Lang, UnsupportedLanguage};
+pub use messages::{Messages, messages, source_problems};

@@ -45,7 +45,9 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-async fn healthz(axum::extract::State(state): axum::extract::State<AppState>) -> Json<serde_json::Value> {
+async fn healthz(
+    axum::extract::State(state): axum::extract::State<AppState>,
+) -> Json<serde_json::Value> {
     Json(json!({"status": "ok", "articles": state.library().len()}))
 }
 

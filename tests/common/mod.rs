@@ -74,7 +74,9 @@ pub async fn send(router: &Router, request: Request<Body>) -> Reply {
 pub async fn get(router: &Router, uri: &str) -> Reply {
     send(
         router,
-        Request::get(uri).body(Body::empty()).expect("valid request"),
+        Request::get(uri)
+            .body(Body::empty())
+            .expect("valid request"),
     )
     .await
 }

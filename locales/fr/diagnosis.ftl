@@ -1,0 +1,1 @@
+# Sentences of the diagnosis that explains the numbers of a pasted error.
