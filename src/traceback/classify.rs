@@ -42,9 +42,10 @@ static CUDA_ERROR: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// A shell's or the kernel's report that the process was killed (bash, zsh, macOS).
+/// A shell's report that the process was killed (bash, macOS; zsh's `[1]    4242 killed …`,
+/// whose `[1]` the log-prefix stripping may already have removed).
 static KILLED_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:Killed(?:\s*:\s*9)?(?:\s.{0,200})?|\[\d+\]\s+\d+\s+killed\s.{0,300})$")
+    Regex::new(r"^\s*(?:Killed(?:\s*:\s*9)?(?:\s.{0,200})?|(?:\[\d+\]\s+)?\d+\s+killed\s.{0,300})$")
         .expect("valid regex")
 });
 
@@ -63,7 +64,7 @@ pub(super) fn specific_kind(
     }
     if CPU_OOM.is_match(lower)
         || lines.iter().any(|l| is_killed_line(&l.text))
-        || exception_names.iter().any(|n| *n == "MemoryError")
+        || exception_names.contains(&"MemoryError")
     {
         return Some(ErrorKind::CpuOom);
     }
@@ -115,23 +116,59 @@ mod tests {
 
     #[test]
     fn recognises_each_family() {
-        assert_eq!(kind("MPS backend out of memory (MPS allocated: 1 GB"), Some(ErrorKind::MpsOom));
-        assert_eq!(kind("RuntimeError: CUDA error: out of memory"), Some(ErrorKind::CudaOom));
-        assert_eq!(kind("cuda runtime error (2) : out of memory at /x.cu:58"), Some(ErrorKind::CudaOom));
-        assert_eq!(kind("HIP out of memory. Tried to allocate 2.00 GiB"), Some(ErrorKind::CudaOom));
-        assert_eq!(kind("DefaultCPUAllocator: can't allocate memory"), Some(ErrorKind::CpuOom));
-        assert_eq!(kind("train.sh: line 3: 1234\nKilled"), Some(ErrorKind::CpuOom));
-        assert_eq!(kind("[1]    4242 killed     python train.py"), Some(ErrorKind::CpuOom));
-        assert_eq!(kind("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling"), Some(ErrorKind::CudaError));
-        assert_eq!(kind("Watchdog caught collective operation timeout: WorkNCCL("), Some(ErrorKind::CudaError));
-        assert_eq!(kind("x.cu:108: kern: block: [0,0,0] Assertion `t >= 0` failed."), Some(ErrorKind::CudaError));
+        assert_eq!(
+            kind("MPS backend out of memory (MPS allocated: 1 GB"),
+            Some(ErrorKind::MpsOom)
+        );
+        assert_eq!(
+            kind("RuntimeError: CUDA error: out of memory"),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            kind("cuda runtime error (2) : out of memory at /x.cu:58"),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            kind("HIP out of memory. Tried to allocate 2.00 GiB"),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            kind("DefaultCPUAllocator: can't allocate memory"),
+            Some(ErrorKind::CpuOom)
+        );
+        assert_eq!(
+            kind("train.sh: line 3: 1234\nKilled"),
+            Some(ErrorKind::CpuOom)
+        );
+        assert_eq!(
+            kind("[1]    4242 killed     python train.py"),
+            Some(ErrorKind::CpuOom)
+        );
+        assert_eq!(
+            kind("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling"),
+            Some(ErrorKind::CudaError)
+        );
+        assert_eq!(
+            kind("Watchdog caught collective operation timeout: WorkNCCL("),
+            Some(ErrorKind::CudaError)
+        );
+        assert_eq!(
+            kind("x.cu:108: kern: block: [0,0,0] Assertion `t >= 0` failed."),
+            Some(ErrorKind::CudaError)
+        );
         assert_eq!(kind("ValueError: nope"), None);
     }
 
     #[test]
     fn sees_keywords_through_hard_wraps() {
-        assert_eq!(kind("CUDA out of mem\nory. Tried"), Some(ErrorKind::CudaOom));
-        assert_eq!(kind("CUDA error: device-side as\nsert triggered"), Some(ErrorKind::CudaError));
+        assert_eq!(
+            kind("CUDA out of mem\nory. Tried"),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            kind("CUDA error: device-side as\nsert triggered"),
+            Some(ErrorKind::CudaError)
+        );
     }
 
     #[test]
@@ -142,7 +179,10 @@ mod tests {
 
     #[test]
     fn memory_error_is_host_oom() {
-        assert_eq!(specific_kind("", &[], &["MemoryError"]), Some(ErrorKind::CpuOom));
+        assert_eq!(
+            specific_kind("", &[], &["MemoryError"]),
+            Some(ErrorKind::CpuOom)
+        );
         assert_eq!(specific_kind("", &[], &["torch.OutOfMemoryError"]), None);
     }
 

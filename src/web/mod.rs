@@ -3,7 +3,9 @@
 
 mod articles;
 mod error;
+mod extract;
 mod lang;
+mod matching;
 mod state;
 
 use std::net::SocketAddr;
@@ -11,7 +13,7 @@ use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::json;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -19,6 +21,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 pub use error::ApiError;
+pub use matching::{MAX_QUERY_BYTES, MAX_TEXT_BYTES};
 pub use state::AppState;
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
@@ -30,6 +33,8 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/api/v1/articles", get(articles::list))
         .route("/api/v1/articles/{lang}/{id}", get(articles::show))
+        .route("/api/v1/match", post(matching::match_paste))
+        .route("/api/v1/search", get(matching::search))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
