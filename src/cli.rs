@@ -199,7 +199,11 @@ fn match_stdin(args: MatchArgs) -> ExitCode {
     }
     let text = String::from_utf8_lossy(&bytes);
     if text.len() > web::MAX_TEXT_BYTES {
-        eprintln!("the paste is {} bytes; the limit is {}", text.len(), web::MAX_TEXT_BYTES);
+        eprintln!(
+            "the paste is {} bytes; the limit is {}",
+            text.len(),
+            web::MAX_TEXT_BYTES
+        );
         return ExitCode::FAILURE;
     }
     let state = match load_state(&args.content) {
@@ -209,7 +213,9 @@ fn match_stdin(args: MatchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let outcome = state.engine().match_paste(&text, lang, args.limit.clamp(1, 20));
+    let outcome = state
+        .engine()
+        .match_paste(&text, lang, args.limit.clamp(1, 20));
     let mut out = std::io::stdout().lock();
     let written = if args.json {
         serde_json::to_writer_pretty(&mut out, &outcome)
@@ -224,7 +230,10 @@ fn match_stdin(args: MatchArgs) -> ExitCode {
     }
 }
 
-fn print_outcome(outcome: &crate::search::MatchOutcome, out: &mut impl Write) -> std::io::Result<()> {
+fn print_outcome(
+    outcome: &crate::search::MatchOutcome,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     writeln!(out, "kind: {}", outcome.diagnosis.kind.as_str())?;
     for sentence in &outcome.diagnosis.explanation {
         writeln!(out, "- {sentence}")?;
@@ -233,8 +242,19 @@ fn print_outcome(outcome: &crate::search::MatchOutcome, out: &mut impl Write) ->
         writeln!(out, "calculator: {url}")?;
     }
     for (rank, hit) in outcome.results.iter().enumerate() {
-        let section = hit.section.as_ref().map(|s| s.url.as_str()).unwrap_or(&hit.url);
-        writeln!(out, "{}. [{}] {} ({:.2})\n   {section}", rank + 1, hit.lang, hit.title, hit.score)?;
+        let section = hit
+            .section
+            .as_ref()
+            .map(|s| s.url.as_str())
+            .unwrap_or(&hit.url);
+        writeln!(
+            out,
+            "{}. [{}] {} ({:.2})\n   {section}",
+            rank + 1,
+            hit.lang,
+            hit.title,
+            hit.score
+        )?;
     }
     Ok(())
 }

@@ -110,12 +110,23 @@ pub async fn run(router: &Router, library: &Library, eval_dir: &Path) -> Result<
         let mut score = Tally::default();
         for case in &pastes {
             let body = json!({"text": case.paste, "lang": lang.code(), "limit": 5});
-            let answer = call(router, Request::post("/api/v1/match")
-                .header("content-type", "application/json")
-                .body(Body::from(body.to_string()))
-                .expect("valid request"), &case.id).await?;
+            let answer = call(
+                router,
+                Request::post("/api/v1/match")
+                    .header("content-type", "application/json")
+                    .body(Body::from(body.to_string()))
+                    .expect("valid request"),
+                &case.id,
+            )
+            .await?;
             let ids = result_ids(&answer);
-            check_languages(&answer, library, lang, &case.id, &mut report.language_violations);
+            check_languages(
+                &answer,
+                library,
+                lang,
+                &case.id,
+                &mut report.language_violations,
+            );
             if lang == Lang::Ar {
                 check_number(&case.paste, &answer, &case.id, &mut report);
             }
@@ -145,9 +156,22 @@ pub async fn run(router: &Router, library: &Library, eval_dir: &Path) -> Result<
             percent_encode(&case.query),
             case.lang
         );
-        let answer = call(router, Request::get(uri).body(Body::empty()).expect("valid request"), &case.id).await?;
+        let answer = call(
+            router,
+            Request::get(uri)
+                .body(Body::empty())
+                .expect("valid request"),
+            &case.id,
+        )
+        .await?;
         let ids = result_ids(&answer);
-        check_languages(&answer, library, case.lang, &case.id, &mut report.language_violations);
+        check_languages(
+            &answer,
+            library,
+            case.lang,
+            &case.id,
+            &mut report.language_violations,
+        );
         score.add(&ids, &case.expect, &[]);
         if ids.first() != Some(&case.expect) {
             report.misses.push(format!(
@@ -194,7 +218,13 @@ fn result_ids(answer: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn check_languages(answer: &Value, library: &Library, lang: Lang, case: &str, out: &mut Vec<String>) {
+fn check_languages(
+    answer: &Value,
+    library: &Library,
+    lang: Lang,
+    case: &str,
+    out: &mut Vec<String>,
+) {
     for result in answer["results"].as_array().into_iter().flatten() {
         let id = result["id"].as_str().unwrap_or_default();
         let shown = result["lang"].as_str().unwrap_or_default();

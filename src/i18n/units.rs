@@ -45,7 +45,11 @@ pub fn format_number(lang: Lang, n: u64) -> String {
     } else {
         (digits.as_str(), digits.len())
     };
-    let step = if lang == Lang::Hi && digits.len() > 3 { 2 } else { 3 };
+    let step = if lang == Lang::Hi && digits.len() > 3 {
+        2
+    } else {
+        3
+    };
     while rest > step {
         groups.push(&head[rest - step..rest]);
         rest -= step;

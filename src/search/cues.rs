@@ -60,9 +60,9 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
         let allocated = facts.already_allocated_bytes?;
         Some(reserved.saturating_sub(allocated))
     });
-    let reserved = facts.reserved_total_bytes.or_else(|| {
-        Some(facts.allocated_by_pytorch_bytes? + facts.reserved_unallocated_bytes?)
-    });
+    let reserved = facts
+        .reserved_total_bytes
+        .or_else(|| Some(facts.allocated_by_pytorch_bytes? + facts.reserved_unallocated_bytes?));
     let fragmented = match (unallocated, reserved) {
         (Some(unallocated), Some(reserved)) if reserved > 0 => {
             unallocated >= 256 * MIB && unallocated as f64 >= 0.3 * reserved as f64
@@ -93,8 +93,10 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
     }
 }
 
-static WORD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[\p{L}\p{N}_]+").expect("word pattern"));
+/// Words of one script at a time, so "运行demo" yields "demo"; identifiers split at `_`.
+static WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[\p{Latin}\p{N}]+|\p{Arabic}+|\p{Devanagari}+").expect("word pattern")
+});
 static GROWTH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
@@ -102,27 +104,74 @@ static GROWTH: LazyLock<Regex> = LazyLock::new(|| {
         [^.\n]{0,60}
         (iteration|iter|epoch|step|batch|over\s+time)
       | (after|every|each)\s+(\d+k?|a\s+few|several|many|some)?\s*(training\s+)?(iterations|iters|epochs|steps)
-      | (iteration|epoch|step)\w*\s[^.\n]{0,40}(increas|grow)",
+      | (iteration|epoch|step)\w*\s[^.\n]{0,40}(increas|grow)
+      | (memory|usage|consumption)[^.\n]{0,40}(increas|grow|ris(e|ing))
+      | (increas|grow)\w*[^.\n]{0,30}(memory|usage|consumption)",
     )
     .expect("growth pattern")
 });
 
 /// Words that place an error in evaluation, validation or generation.
 const INFERENCE_WORDS: &[&str] = &[
-    "validation", "validate", "valid", "val", "eval", "evaluate", "evaluation", "evaluating",
-    "inference", "infer", "predict", "prediction", "predicting", "generate", "generation",
-    "generating", "sampling", "demo", "test", "testing", "no_grad", "inference_mode",
-    "inférence", "évaluation", "génération", "prédiction", "تقييم", "استدلال", "التحقق",
-    "अनुमान", "इन्फरेंस", "मूल्यांकन", "वैलिडेशन",
+    "validation",
+    "validate",
+    "valid",
+    "val",
+    "eval",
+    "evaluate",
+    "evaluation",
+    "evaluating",
+    "inference",
+    "infer",
+    "predict",
+    "prediction",
+    "predicting",
+    "generate",
+    "generation",
+    "generating",
+    "sampling",
+    "demo",
+    "test",
+    "testing",
+    "no_grad",
+    "inference_mode",
+    "inférence",
+    "évaluation",
+    "génération",
+    "prédiction",
+    "تقييم",
+    "استدلال",
+    "التحقق",
+    "अनुमान",
+    "इन्फरेंस",
+    "मूल्यांकन",
+    "वैलिडेशन",
 ];
 const INFERENCE_SUBSTRINGS: &[&str] = &["推理", "验证", "测试", "生成", "预测"];
 const TRAINING_WORDS: &[&str] = &[
-    "train", "training", "trainer", "finetune", "finetuning", "backward", "pretrain",
-    "entraînement", "تدريب", "प्रशिक्षण", "ट्रेनिंग",
+    "train",
+    "training",
+    "trainer",
+    "finetune",
+    "finetuning",
+    "backward",
+    "pretrain",
+    "entraînement",
+    "تدريب",
+    "प्रशिक्षण",
+    "ट्रेनिंग",
 ];
 const TRAINING_SUBSTRINGS: &[&str] = &["训练"];
 const INFERENCE_FRAME_PARTS: &[&str] = &[
-    "valid", "eval", "test", "predict", "generate", "infer", "sample", "demo", "estimate_loss",
+    "valid",
+    "eval",
+    "test",
+    "predict",
+    "generate",
+    "infer",
+    "sample",
+    "demo",
+    "estimate_loss",
 ];
 const TRAINING_FRAME_PARTS: &[&str] = &["backward", "train", "finetun"];
 
@@ -138,11 +187,18 @@ pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
         if TRAINING_FRAME_PARTS.iter().any(|p| function.contains(p)) {
             training += 2;
         }
-        let script = frame.file.rsplit(['/', '\\']).next().unwrap_or("").to_lowercase();
+        let script = frame
+            .file
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
         if !frame.file.contains("-packages") {
-            if ["demo", "infer", "predict", "test", "eval", "generate", "sample"]
-                .iter()
-                .any(|p| script.contains(p))
+            if [
+                "demo", "infer", "predict", "test", "eval", "generate", "sample",
+            ]
+            .iter()
+            .any(|p| script.contains(p))
             {
                 inference += 3;
             }
@@ -151,22 +207,36 @@ pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
             }
         }
     }
-    let lower: String = text.chars().take(64 * 1024).collect::<String>().to_lowercase();
+    let lower: String = text
+        .chars()
+        .take(64 * 1024)
+        .collect::<String>()
+        .to_lowercase();
     for word in WORD.find_iter(&lower).map(|m| m.as_str()) {
         if INFERENCE_WORDS.contains(&word) {
             inference += 1;
-        } else if TRAINING_WORDS.contains(&word) || word.starts_with("train_") || word.starts_with("training_") {
+        } else if TRAINING_WORDS.contains(&word) {
             training += 1;
         }
     }
-    inference += INFERENCE_SUBSTRINGS.iter().filter(|s| lower.contains(*s)).count() as u32;
-    training += TRAINING_SUBSTRINGS.iter().filter(|s| lower.contains(*s)).count() as u32;
+    inference += INFERENCE_SUBSTRINGS
+        .iter()
+        .filter(|s| lower.contains(*s))
+        .count() as u32;
+    training += TRAINING_SUBSTRINGS
+        .iter()
+        .filter(|s| lower.contains(*s))
+        .count() as u32;
     inference > 0 && inference >= training
 }
 
 /// Whether the text describes memory rising over iterations or epochs.
 pub fn describes_growth(text: &str) -> bool {
-    let lower: String = text.chars().take(64 * 1024).collect::<String>().to_lowercase();
+    let lower: String = text
+        .chars()
+        .take(64 * 1024)
+        .collect::<String>()
+        .to_lowercase();
     GROWTH.is_match(&lower)
 }
 
@@ -186,10 +256,64 @@ pub fn situation(parsed: &Parsed, text: &str) -> Situation {
             }
         }
         // Prose about memory without an error message ("my GPU runs out of memory after a
-        // few iterations") still names a situation.
+        // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation.
         _ if describes_growth(text) && mentions_memory(text) => Situation::MemoryGrowth,
+        _ if mentions_running_out(text) => situation_from_words(parsed, text),
         _ => Situation::Other,
     }
+}
+
+/// Phrases for "out of memory" as people type them in each language.
+const OUT_OF_MEMORY: &[&str] = &[
+    "out of memory",
+    "oom",
+    "memory error",
+    "نفاد",
+    "نفاذ",
+    "ذاكرة غير كافية",
+    "मेमोरी खत्म",
+    "मेमोरी ख़त्म",
+    "आउट ऑफ मेमोरी",
+    "मेमोरी कम",
+    "mémoire insuffisante",
+    "manque de mémoire",
+    "plus de mémoire",
+    "显存不足",
+    "内存不足",
+];
+const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
+const HOST_WORDS: &[&str] = &["ram", "cpu", "العشوائية", "रैम", "vive"];
+const FRAGMENTATION_WORDS: &[&str] = &["fragment", "تجزئة", "مجزأة", "खंडित", "खंडन", "फ्रैगमेंटेशन"];
+
+fn mentions_running_out(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    OUT_OF_MEMORY.iter().any(|p| contains_word(&lower, p))
+}
+
+/// A typed description of an out-of-memory error: the device or phase it names decides.
+fn situation_from_words(parsed: &Parsed, text: &str) -> Situation {
+    let lower = text.to_lowercase();
+    let any = |words: &[&str]| words.iter().any(|w| contains_word(&lower, w));
+    if any(MPS_WORDS) {
+        Situation::MpsOom
+    } else if any(HOST_WORDS) {
+        Situation::HostRam
+    } else if FRAGMENTATION_WORDS.iter().any(|w| lower.contains(w)) {
+        Situation::Fragmentation
+    } else if is_inference(parsed, text) {
+        Situation::InferenceOom
+    } else {
+        Situation::TrainingOom
+    }
+}
+
+/// `needle` in `haystack` not glued to other letters (so "oom" is not found in "room").
+fn contains_word(haystack: &str, needle: &str) -> bool {
+    haystack.match_indices(needle).any(|(start, _)| {
+        let before = haystack[..start].chars().next_back();
+        let after = haystack[start + needle.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
 }
 
 fn mentions_memory(text: &str) -> bool {
@@ -216,15 +340,21 @@ mod tests {
 
     #[test]
     fn fragmentation_needs_a_large_unused_share_of_reserved_memory() {
-        let fragmented = parse("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.70 GiB. GPU 0 has a total capacity of 6.00 GiB of which 0 bytes is free. Of the allocated memory 2.93 GiB is allocated by PyTorch, and 2.30 GiB is reserved by PyTorch but unallocated.");
+        let fragmented = parse(
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.70 GiB. GPU 0 has a total capacity of 6.00 GiB of which 0 bytes is free. Of the allocated memory 2.93 GiB is allocated by PyTorch, and 2.30 GiB is reserved by PyTorch but unallocated.",
+        );
         assert!(read_memory(&fragmented.facts).fragmented);
-        let tight = parse("RuntimeError: CUDA out of memory. Tried to allocate 284.00 MiB (GPU 0; 31.75 GiB total capacity; 27.12 GiB already allocated; 99.50 MiB free; 30.44 GiB reserved in total by PyTorch)");
+        let tight = parse(
+            "RuntimeError: CUDA out of memory. Tried to allocate 284.00 MiB (GPU 0; 31.75 GiB total capacity; 27.12 GiB already allocated; 99.50 MiB free; 30.44 GiB reserved in total by PyTorch)",
+        );
         assert!(!read_memory(&tight.facts).fragmented);
     }
 
     #[test]
     fn other_processes_show_as_capacity_not_accounted_for() {
-        let parsed = parse("RuntimeError: CUDA out of memory. Tried to allocate 314.00 MiB (GPU 0; 23.63 GiB total capacity; 2.74 GiB already allocated; 207.75 MiB free; 2.81 GiB reserved in total by PyTorch)");
+        let parsed = parse(
+            "RuntimeError: CUDA out of memory. Tried to allocate 314.00 MiB (GPU 0; 23.63 GiB total capacity; 2.74 GiB already allocated; 207.75 MiB free; 2.81 GiB reserved in total by PyTorch)",
+        );
         let others = read_memory(&parsed.facts).others.unwrap();
         assert!(others > 20 * GIB, "{others}");
     }
@@ -238,15 +368,38 @@ mod tests {
             "/../shared/eval/seed-oom-example.txt"
         ))
         .unwrap();
-        assert!(!is_inference(&parse(&seed), &seed), "estimate_loss inside train.py is training");
+        assert!(
+            !is_inference(&parse(&seed), &seed),
+            "estimate_loss inside train.py is training"
+        );
         let words = "on validation I've got OOM: RuntimeError: CUDA out of memory.";
         assert!(is_inference(&parse(words), words));
     }
 
     #[test]
+    fn typed_words_name_the_situation_in_every_language() {
+        let of = |text: &str| situation(&parse(text), text);
+        assert_eq!(
+            of("خطأ نفاد ذاكرة وحدة معالجة الرسومات"),
+            Situation::TrainingOom
+        );
+        assert_eq!(of("نفاد ذاكرة MPS على ماك"), Situation::MpsOom);
+        assert_eq!(
+            of("mémoire insuffisante pendant la validation"),
+            Situation::InferenceOom
+        );
+        assert_eq!(of("मेमोरी खत्म RAM"), Situation::HostRam);
+        assert_eq!(of("the room is empty"), Situation::Other);
+    }
+
+    #[test]
     fn growth_is_read_from_prose() {
-        assert!(describes_growth("my GPU keeps using more memory with each iteration"));
+        assert!(describes_growth(
+            "my GPU keeps using more memory with each iteration"
+        ));
         assert!(describes_growth("after 15K training steps, out of memory"));
-        assert!(!describes_growth("CUDA out of memory. Tried to allocate 2.00 GiB"));
+        assert!(!describes_growth(
+            "CUDA out of memory. Tried to allocate 2.00 GiB"
+        ));
     }
 }

@@ -52,7 +52,10 @@ pub fn diagnose(parsed: &Parsed, lang: Lang) -> Diagnosis {
                 facts.other_allocations_bytes,
                 facts.max_allowed_bytes,
             ) {
-                say.bytes("diag-mps", &[("allocated", allocated), ("other", other), ("max", max)]);
+                say.bytes(
+                    "diag-mps",
+                    &[("allocated", allocated), ("other", other), ("max", max)],
+                );
             }
         }
         ErrorKind::CpuOom => match facts.tried_to_allocate_bytes {
@@ -64,9 +67,17 @@ pub fn diagnose(parsed: &Parsed, lang: Lang) -> Diagnosis {
 
     let calculator_url = facts.tried_to_allocate_bytes.map(|request| {
         let mut params = vec![("tried_to_allocate_bytes", request)];
-        params.extend(facts.total_capacity_bytes.map(|v| ("total_capacity_bytes", v)));
+        params.extend(
+            facts
+                .total_capacity_bytes
+                .map(|v| ("total_capacity_bytes", v)),
+        );
         params.extend(facts.free_bytes.map(|v| ("free_bytes", v)));
-        params.extend(memory.reserved_unallocated.map(|v| ("reserved_unallocated_bytes", v)));
+        params.extend(
+            memory
+                .reserved_unallocated
+                .map(|v| ("reserved_unallocated_bytes", v)),
+        );
         if let Some(tensor) = &allocation {
             params.extend(tensor.vocab_size.map(|v| ("vocab_size", v)));
             params.push(("block_size", tensor.block_size));
@@ -107,7 +118,10 @@ fn explain_cuda_oom(say: &mut Sentences, parsed: &Parsed, memory: &MemoryReading
         .allocated_by_pytorch_bytes
         .or(facts.already_allocated_bytes);
     if let (Some(process), Some(allocated)) = (facts.process_in_use_bytes, allocated) {
-        say.bytes("diag-process", &[("process", process), ("allocated", allocated)]);
+        say.bytes(
+            "diag-process",
+            &[("process", process), ("allocated", allocated)],
+        );
     }
     if memory.request_exceeds_capacity {
         if let Some(total) = facts.total_capacity_bytes {
@@ -137,7 +151,10 @@ fn explain_tensor(say: &mut Sentences, facts: &Facts, tensor: &crate::estimator:
     args.set("request", format_bytes(lang, request));
     args.set("batch", format_number(lang, tensor.batch_size));
     args.set("block", format_number(lang, tensor.block_size));
-    args.set("rows", format_number(lang, tensor.batch_size * tensor.block_size));
+    args.set(
+        "rows",
+        format_number(lang, tensor.batch_size * tensor.block_size),
+    );
     args.set("bytes", tensor.element_bytes.to_string());
     args.set("dtype", tensor.dtype);
     if let Some(vocab) = tensor.vocab_size {
@@ -152,7 +169,10 @@ fn explain_tensor(say: &mut Sentences, facts: &Facts, tensor: &crate::estimator:
         TensorKind::AttentionScores => "diag-attention",
     };
     say.push(messages().format(lang, id, Some(&args)));
-    if let Some(batch) = tensor.fits_batch_size.filter(|&b| b > 0 && b < tensor.batch_size) {
+    if let Some(batch) = tensor
+        .fits_batch_size
+        .filter(|&b| b > 0 && b < tensor.batch_size)
+    {
         let mut args = FluentArgs::new();
         args.set("batch", format_number(lang, batch));
         say.push(messages().format(lang, "diag-fits-batch", Some(&args)));

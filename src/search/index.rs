@@ -65,8 +65,10 @@ fn schema() -> (Schema, Fields) {
     let group = builder.add_text_field("group", STRING | STORED);
     let lang = builder.add_text_field("lang", STRING | STORED);
     let section = builder.add_text_field("section", STRING | STORED);
-    let title = Lang::ALL.map(|l| builder.add_text_field(&format!("title_{l}"), text_field(prose_analyzer(l))));
-    let body = Lang::ALL.map(|l| builder.add_text_field(&format!("body_{l}"), text_field(prose_analyzer(l))));
+    let title = Lang::ALL
+        .map(|l| builder.add_text_field(&format!("title_{l}"), text_field(prose_analyzer(l))));
+    let body = Lang::ALL
+        .map(|l| builder.add_text_field(&format!("body_{l}"), text_field(prose_analyzer(l))));
     let code = builder.add_text_field("code", text_field(analyzers::CODE));
     let errors = builder.add_text_field("errors", text_field(analyzers::CODE));
     let fields = Fields {

@@ -6,7 +6,7 @@
 //! tantivy's query parser: queries are built term by term from analyzed tokens.
 //!
 //! Ranking, per article group:
-//! `score = 10 × text / best_text + signatures + 8 × (group named by the situation)`, where
+//! `score = 10 × text / best_text + signatures + 16 × (group named by the situation)`, where
 //! `text` is the BM25 score of the group's best whole-article document (any language),
 //! `signatures` the weight of its `errors:` fragments found in the text, and the situation
 //! (training or inference OOM, fragmentation, growth, MPS, host RAM) comes from the figures,
@@ -48,7 +48,9 @@ const PROSE_TAIL_BYTES: usize = 8 * 1024;
 const SNIPPET_CHARS: usize = 240;
 
 const TEXT_WEIGHT: f32 = 10.0;
-const SITUATION_WEIGHT: f32 = 8.0;
+/// A title that holds the words of the query says more than the same words in the body.
+const TITLE_BOOST: f32 = 4.0;
+const SITUATION_WEIGHT: f32 = 16.0;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
@@ -232,7 +234,10 @@ impl Engine {
             return (group_text, section_scores);
         };
         let searcher = self.index.reader.searcher();
-        let top = match searcher.search(&query, &TopDocs::with_limit(CANDIDATE_DOCS).order_by_score()) {
+        let top = match searcher.search(
+            &query,
+            &TopDocs::with_limit(CANDIDATE_DOCS).order_by_score(),
+        ) {
             Ok(top) => top,
             Err(error) => {
                 tracing::error!(%error, "search failed");
@@ -272,7 +277,7 @@ impl Engine {
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for &lang in &parts.prose_langs {
             for term in distinct_terms(prose_analyzer(lang), &parts.prose_text, MAX_PROSE_TERMS) {
-                clauses.push(term_clause(fields.title(lang), &term, 2.0));
+                clauses.push(term_clause(fields.title(lang), &term, TITLE_BOOST));
                 clauses.push(term_clause(fields.body(lang), &term, 1.0));
             }
         }
@@ -330,7 +335,10 @@ fn term_clause(field: tantivy::schema::Field, text: &str, boost: f32) -> (Occur,
         Term::from_field_text(field, text),
         IndexRecordOption::WithFreqs,
     );
-    (Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost)))
+    (
+        Occur::Should,
+        Box::new(BoostQuery::new(Box::new(query), boost)),
+    )
 }
 
 fn distinct_terms(analyzer: &str, text: &str, max: usize) -> Vec<String> {

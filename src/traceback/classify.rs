@@ -37,7 +37,7 @@ static CUDA_ERROR: LazyLock<Regex> = LazyLock::new(|| {
         r"|cudaruntimeerror|cuda_error_|cudakernelerrorsmightbeasynchronouslyreported",
         r"|watchdogcaughtcollectiveoperationtimeout|ncclerror|nccl_error|ncclunhandledcudaerror",
         r"|ncclsystemerror|ncclinternalerror|ncclinvalidusage|ncclremoteerror|distbackenderror",
-        r"|isnotcompatiblewiththecurrentpytorchinstallation|\.cu:\d+:.{0,400}assertion.{0,400}failed",
+        r"|isnotcompatiblewiththecurrentpytorchinstallation",
     ))
     .expect("valid regex")
 });
@@ -45,7 +45,7 @@ static CUDA_ERROR: LazyLock<Regex> = LazyLock::new(|| {
 /// A shell's report that the process was killed (bash, macOS; zsh's `[1]    4242 killed …`,
 /// whose `[1]` the log-prefix stripping may already have removed).
 static KILLED_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:Killed(?:\s*:\s*9)?(?:\s.{0,200})?|(?:\[\d+\]\s+)?\d+\s+killed\s.{0,300})$")
+    Regex::new(r"^\s*(?:Killed(?:\s*:\s*9)?(?:\s.*)?|(?:\[[0-9]+\]\s+)?[0-9]+\s+killed\s.*)$")
         .expect("valid regex")
 });
 
@@ -68,12 +68,19 @@ pub(super) fn specific_kind(
     {
         return Some(ErrorKind::CpuOom);
     }
-    if CUDA_ERROR.is_match(lower) {
+    if CUDA_ERROR.is_match(lower) || lines.iter().any(|l| is_kernel_assert_line(&l.text)) {
         return Some(ErrorKind::CudaError);
     }
     None
 }
 
+/// A CUDA kernel's failed assertion (`….cu:108: kernel: block: [0,0,0] … Assertion `…` failed.`),
+/// printed before "device-side assert triggered".
+fn is_kernel_assert_line(text: &str) -> bool {
+    text.contains(".cu:") && text.contains("Assertion") && text.contains("failed")
+}
+
+/// Only short lines: a long one merely starting with "Killed" is prose.
 pub(super) fn is_killed_line(text: &str) -> bool {
     text.len() < 400 && KILLED_LINE.is_match(text)
 }
@@ -85,7 +92,7 @@ pub(super) fn line_shows(kind: ErrorKind, text: &str) -> bool {
         ErrorKind::MpsOom => MPS_OOM.is_match(&lower),
         ErrorKind::CudaOom => CUDA_OOM.is_match(&lower),
         ErrorKind::CpuOom => CPU_OOM.is_match(&lower) || is_killed_line(text),
-        ErrorKind::CudaError => CUDA_ERROR.is_match(&lower),
+        ErrorKind::CudaError => CUDA_ERROR.is_match(&lower) || is_kernel_assert_line(text),
         ErrorKind::PythonException | ErrorKind::Unknown => false,
     }
 }
@@ -95,7 +102,7 @@ static MESSAGE_START: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)(?:CUDA|HIP|XPU)\s*out\s*of|MPS\s*backend|CUDA\s*error|cuDNN\s*error|CUBLAS_STATUS",
         r"|CUDNN_STATUS|\[enforce\s*fail|DefaultCPUAllocator|DataLoader\s*worker|Watchdog\s*caught",
-        r"|cuda\s*runtime\s*error|NCCL\s*error|\bKilled\b|device-side\s*assert|an\s*illegal\s*memory",
+        r"|cuda\s*runtime\s*error|NCCL\s*error|(?-u:\b)Killed(?-u:\b)|device-side\s*assert|an\s*illegal\s*memory",
         r"|no\s*kernel\s*image|\$\s*Torch:",
     ))
     .expect("valid regex")

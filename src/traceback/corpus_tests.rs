@@ -514,24 +514,13 @@ fn one_json_record_inside_a_plain_log() {
 
 #[test]
 fn cut_off_anywhere_keeps_only_complete_figures() {
-    let full = seed_facts();
-    let fields = |f: &Facts| {
-        [
-            f.tried_to_allocate_bytes,
-            f.total_capacity_bytes,
-            f.free_bytes,
-            f.process_in_use_bytes,
-            f.allocated_by_pytorch_bytes,
-            f.reserved_unallocated_bytes,
-            f.device.map(u64::from),
-        ]
-    };
+    let full = figures(&seed_facts());
     for (cut, _) in SEED.char_indices() {
         let p = parse(&SEED[..cut]);
-        for (got, want) in fields(&p.facts).iter().zip(fields(&full).iter()) {
+        for (got, want) in figures(&p.facts).iter().zip(&full) {
             assert!(got.is_none() || got == want, "cut at {cut}: {:?}", p.facts);
         }
-        assert!(p.facts.cached_bytes.is_none() && p.facts.other_processes.is_empty());
+        assert!(p.facts.other_processes.is_empty());
     }
     let at = |s: &str| SEED.find(s).map_or(0, |i| i + s.len());
     assert_eq!(
@@ -797,11 +786,42 @@ fn assert_bounded(p: &Parsed) {
     assert!(p.facts.other_processes.len() <= MAX_OTHER_PROCESSES);
 }
 
+/// The figures a parse reports, comparable field by field.
+fn figures(f: &Facts) -> Vec<Option<u64>> {
+    vec![
+        f.tried_to_allocate_bytes,
+        f.total_capacity_bytes,
+        f.free_bytes,
+        f.process_in_use_bytes,
+        f.allocated_by_pytorch_bytes,
+        f.reserved_unallocated_bytes,
+        f.already_allocated_bytes,
+        f.reserved_total_bytes,
+        f.cached_bytes,
+        f.allowed_bytes,
+        f.mps_allocated_bytes,
+        f.other_allocations_bytes,
+        f.max_allowed_bytes,
+        f.private_pools_bytes,
+        f.device.map(u64::from),
+    ]
+}
+
 #[test]
-fn every_truncation_of_every_real_paste_parses() {
+fn every_truncation_of_every_real_paste_parses_and_invents_no_figure() {
     for p in pastes() {
+        let full = figures(&parse(&p.paste).facts);
         for (cut, _) in p.paste.char_indices() {
-            assert_bounded(&parse(&p.paste[..cut]));
+            let part = parse(&p.paste[..cut]);
+            assert_bounded(&part);
+            for (got, want) in figures(&part.facts).iter().zip(&full) {
+                assert!(
+                    got.is_none() || got == want,
+                    "{} cut at {cut}: {:?}",
+                    p.id,
+                    part.facts
+                );
+            }
         }
     }
 }

@@ -45,20 +45,22 @@ pub(super) struct Chosen {
 
 const NAME: &str = r"(?:[A-Za-z_][A-Za-z0-9_]*\.){0,10}[A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt|Warning|Failed|Fault)";
 
+// The patterns stop at the name (and colon): the message is sliced from the line, so
+// capture groups never have to run over a long line.
 static LINE_START: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r#"^(?P<lead>[\s`"'*_“”‘’|]*)(?P<name>{NAME})(?:\s*:(?P<msg>.*))?\s*$"#
+        r#"^(?P<lead>[\s`"'*_“”‘’|]*)(?P<name>{NAME})(?P<colon>\s*:)?"#
     ))
     .expect("valid regex")
 });
 
 static MIDLINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|(?P<pre>[^\w.]))(?P<name>(?:[A-Za-z_][A-Za-z0-9_]*\.){0,10}[A-Z][A-Za-z0-9_]*(?:Error|Exception))\s*:\s*(?P<msg>\S.*)$")
+    Regex::new(r"(?:^|(?P<pre>[^\w.]))(?P<name>(?:[A-Za-z_][A-Za-z0-9_]*\.){0,10}[A-Z][A-Za-z0-9_]*(?:Error|Exception))\s*:\s*\S")
         .expect("valid regex")
 });
 
 static VSCODE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*Exception has occurred:\s*(?P<name>[\w.]{1,200})\s*$").expect("valid regex")
+    Regex::new(r"^\s*Exception has occurred:\s*(?P<name>[\w.]+)\s*$").expect("valid regex")
 });
 
 /// Bare suffixes are words people and shells print ("Error: …"), not Python class names.
@@ -86,11 +88,15 @@ fn candidate(line: usize, text: &str) -> Option<Candidate> {
     }
     if let Some(c) = LINE_START.captures(text) {
         let name = c.name("name")?;
-        if !NOT_NAMES.contains(&name.as_str()) {
+        let end = c.get(0)?.end();
+        // Without a colon the name must stand alone on its line.
+        let whole =
+            c.name("colon").is_some() || text.get(end..).is_some_and(|r| r.trim().is_empty());
+        if whole && !NOT_NAMES.contains(&name.as_str()) {
             return Some(Candidate {
                 line,
                 name: name.as_str().to_string(),
-                message_at: c.name("msg").map_or(text.len(), |m| m.start()),
+                message_at: end,
                 lead: c.name("lead").map_or("", |m| m.as_str()).trim().to_string(),
                 warning: name.as_str().ends_with("Warning"),
                 midline: false,
@@ -99,10 +105,12 @@ fn candidate(line: usize, text: &str) -> Option<Candidate> {
     }
     let c = MIDLINE.captures(text)?;
     let name = c.name("name")?;
+    // The match ends just past the message's first character.
+    let first = c.get(0)?.as_str().chars().last().map_or(0, char::len_utf8);
     Some(Candidate {
         line,
         name: name.as_str().to_string(),
-        message_at: c.name("msg").map_or(text.len(), |m| m.start()),
+        message_at: c.get(0)?.end() - first,
         lead: c.name("pre").map_or("", |m| m.as_str()).trim().to_string(),
         warning: false,
         midline: true,

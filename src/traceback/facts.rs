@@ -16,8 +16,11 @@ use super::{Facts, MAX_OTHER_PROCESSES, OtherProcess};
 use regex::Regex;
 use std::sync::LazyLock;
 
+// ASCII classes (`[0-9]`, not `\d`) keep the automata small: Unicode digit classes under
+// counted repetition take milliseconds each to compile.
+
 /// A printed size: the number (a mangled decimal like `512.—` reads as 512) and its unit.
-const SIZE: &str = r"(\d{1,30}(?:\.\d{0,30})?)[—–]?(KiB|MiB|GiB|TiB|KB|MB|GB|TB|kB|bytes|B)";
+const SIZE: &str = r"([0-9]{1,30}(?:\.[0-9]{0,30})?)[—–]?(KiB|MiB|GiB|TiB|KB|MB|GB|TB|kB|bytes|B)";
 
 struct SizeField {
     pattern: Regex,
@@ -34,7 +37,7 @@ static SIZE_FIELDS: LazyLock<Vec<SizeField>> = LazyLock::new(|| {
         field("triedtoallocate", "", |f, v| {
             f.tried_to_allocate_bytes = Some(v)
         }),
-        field(r"\(?[gx]pu\d{1,6};", "totalcapacity", |f, v| {
+        field(r"\(?[gx]pu[0-9]{1,6};", "totalcapacity", |f, v| {
             f.total_capacity_bytes = Some(v)
         }),
         field("totalcapaci?tyof", "", |f, v| {
@@ -71,11 +74,12 @@ static SIZE_FIELDS: LazyLock<Vec<SizeField>> = LazyLock::new(|| {
 });
 
 static DEVICE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i:\([gx]pu)(\d{1,6});|(?i:[gx]pu)(\d{1,6})(?i:hasatotal)").expect("valid regex")
+    Regex::new(r"(?i:\([gx]pu)([0-9]{1,6});|(?i:[gx]pu)([0-9]{1,6})(?i:hasatotal)")
+        .expect("valid regex")
 });
 
 static OTHER_PROCESS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"(?i:process)(\d{{1,10}})(?i:has){SIZE}")).expect("valid regex")
+    Regex::new(&format!(r"(?i:process)([0-9]{{1,10}})(?i:has){SIZE}")).expect("valid regex")
 });
 
 static SEGMENT_START: LazyLock<Regex> = LazyLock::new(|| {

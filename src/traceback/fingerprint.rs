@@ -2,7 +2,8 @@
 //!
 //! Like Sentry's message normalisation: paths, hex values, sizes, process ids and the remaining
 //! numbers (device ids, counts, line numbers) become placeholders, whitespace is collapsed.
-//! Numbers inside identifiers (`sm_86`, `cublasCreate_v2`) are kept: they name things.
+//! Numbers inside identifiers (`sm_86`, `cublasCreate_v2`) are kept: they name things. Word
+//! boundaries are ASCII ones, which the fast regex engines support on any text.
 
 use super::MAX_FINGERPRINT_CHARS;
 use regex::Regex;
@@ -17,21 +18,25 @@ static PATH: LazyLock<Regex> = LazyLock::new(|| {
 });
 static HEX: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"\b0x[0-9a-fA-F]+\b",
-        r"|\b(?:[0-9a-fA-F]*[0-9][0-9a-fA-F]*[a-fA-F]|[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*[0-9])[0-9a-fA-F]*\b",
+        r"(?-u:\b)0x[0-9a-fA-F]+(?-u:\b)",
+        r"|(?-u:\b)(?:[0-9a-fA-F]*[0-9][0-9a-fA-F]*[a-fA-F]|[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*[0-9])[0-9a-fA-F]*(?-u:\b)",
     ))
         .expect("valid regex")
 });
 static SIZE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b\d+(?:\.\d*)?[—–]?\s*(?:KiB|MiB|GiB|TiB|KB|MB|GB|TB|kB|bytes|B)\b")
-        .expect("valid regex")
+    Regex::new(
+        r"(?-u:\b)[0-9]+(?:\.[0-9]*)?[—–]?\s*(?:KiB|MiB|GiB|TiB|KB|MB|GB|TB|kB|bytes|B)(?-u:\b)",
+    )
+    .expect("valid regex")
 });
 static PID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?P<word>pid(?:\(s\))?|process)(?P<sep>\s*[:=]?\s*)\d+(?:\s*,\s*\d+)*")
-        .expect("valid regex")
+    Regex::new(
+        r"(?i)(?-u:\b)(?P<word>pid(?:\(s\))?|process)(?P<sep>\s*[:=]?\s*)[0-9]+(?:\s*,\s*[0-9]+)*",
+    )
+    .expect("valid regex")
 });
 static NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b\d+(?:\.\d+)?\b").expect("valid regex"));
+    LazyLock::new(|| Regex::new(r"(?-u:\b)[0-9]+(?:\.[0-9]+)?(?-u:\b)").expect("valid regex"));
 
 /// `message` with variable parts replaced by `<path>`, `<hex>`, `<size>`, `<pid>`, `<n>`.
 pub fn fingerprint(message: &str) -> String {

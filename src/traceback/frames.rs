@@ -13,13 +13,13 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 static PY_FRAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"File "([^"]+)", line (\d{1,12})(?:, in ([^\s"'`]+))?"#).expect("valid regex")
+    Regex::new(r#"File "([^"]+)", line ([0-9]{1,12})(?:, in ([^\s"'`]+))?"#).expect("valid regex")
 });
 
 static IPY_FRAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"^\s*(?:File\s+((?:[A-Za-z]:)?[^\s:]+):(\d{1,12}), in ([\w<>.]+)",
-        r"|(Cell\s+In\s*\[\d{1,9}\]), line (\d{1,12})(?:, in ([\w<>.]+))?)",
+        r"^\s*(?:File\s+((?:[A-Za-z]:)?[^\s:]+):([0-9]{1,12}), in ([\w<>.]+)",
+        r"|(Cell\s+In\s*\[[0-9]{1,9}\]), line ([0-9]{1,12})(?:, in ([\w<>.]+))?)",
     ))
     .expect("valid regex")
 });

@@ -21,7 +21,7 @@ static SUGGESTIONS: LazyLock<Regex> = LazyLock::new(|| {
 static EXPANDABLE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"expandable_segments["']?[:=]["']?true"#).expect("valid regex"));
 static MAX_SPLIT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"max_split_size_mb["']?[:=]["']?\d"#).expect("valid regex"));
+    LazyLock::new(|| Regex::new(r#"max_split_size_mb["']?[:=]["']?[0-9]"#).expect("valid regex"));
 static LAUNCH_BLOCKING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"cuda_launch_blocking["'\]]*[=:,]["']*1"#).expect("valid regex"));
 

@@ -153,11 +153,13 @@ fn strip_quotes(line: &str) -> &str {
     rest
 }
 
+// ASCII classes throughout: prefixes are ASCII, and Unicode classes under counted repetition
+// make the automaton large and slow.
 static LOG_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?x)
+        r"(?x-u)
         ^[\ \t]*(?:
-            \[[^\]\n]{0,100}\]:?                                   # [rank0]: [ERROR] [E321 ...cpp:607]
+            \[[\ -\\^-~]{0,100}\]:?                                 # [rank0]: [ERROR] [E321 ...cpp:607]
           | \d{4}[-/.]\d{1,2}[-/.]\d{1,2}
             (?:[T\ ]\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?,?   # date [time]
           | \d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?                         # time

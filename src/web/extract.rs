@@ -45,7 +45,10 @@ fn json_rejection(rejection: JsonRejection) -> ApiError {
             ApiError::invalid(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "payload_too_large",
-                format!("the request body is larger than {} bytes", super::MAX_BODY_BYTES),
+                format!(
+                    "the request body is larger than {} bytes",
+                    super::MAX_BODY_BYTES
+                ),
             )
         }
         _ => ApiError::invalid(StatusCode::BAD_REQUEST, "invalid_request", detail),
@@ -71,5 +74,9 @@ where
 }
 
 fn query_rejection(rejection: QueryRejection) -> ApiError {
-    ApiError::invalid(StatusCode::BAD_REQUEST, "invalid_query", rejection.body_text())
+    ApiError::invalid(
+        StatusCode::BAD_REQUEST,
+        "invalid_query",
+        rejection.body_text(),
+    )
 }
