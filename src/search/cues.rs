@@ -100,9 +100,9 @@ static WORD: LazyLock<Regex> = LazyLock::new(|| {
 static GROWTH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
-        (increas\w*|grow\w*|leak\w*|accumulat\w*|more\s+and\s+more|keeps?\s+(using|getting|rising)|steady)
+        \b(increas\w*|grow\w*|leak\w*|more\s+and\s+more|keeps?\s+(using|getting|rising)|steady)
         [^.\n]{0,60}
-        (iteration|iter|epoch|step|batch|over\s+time)
+        \b(iterations?|iters?|epochs?|steps?|batch(es)?|over\s+time)\b
       | (after|every|each)\s+(\d+k?|a\s+few|several|many|some)?\s*(training\s+)?(iterations|iters|epochs|steps)
       | (iteration|epoch|step)\w*\s[^.\n]{0,40}(increas|grow)
       | (memory|usage|consumption)[^.\n]{0,40}(increas|grow|ris(e|ing))
@@ -323,10 +323,24 @@ fn mentions_memory(text: &str) -> bool {
         .any(|w| lower.contains(w))
 }
 
-/// The section of the situation's group that holds the fix, when the figures say which.
-pub fn preferred_section(situation: Situation, memory: &MemoryReading) -> Option<&'static str> {
+/// The section of the situation's group that holds the fix, when the figures say which:
+/// other processes only when freeing their memory would have satisfied the request.
+pub fn preferred_section(
+    situation: Situation,
+    memory: &MemoryReading,
+    facts: &Facts,
+) -> Option<&'static str> {
+    let others_would_suffice = match (
+        memory.others,
+        facts.tried_to_allocate_bytes,
+        facts.free_bytes,
+    ) {
+        (Some(others), Some(request), Some(free)) => request <= free.saturating_add(others),
+        (Some(_), None, _) => true,
+        _ => false,
+    };
     match situation {
-        Situation::TrainingOom if memory.others.is_some() => Some("fix-other-processes"),
+        Situation::TrainingOom if others_would_suffice => Some("fix-other-processes"),
         Situation::TrainingOom => Some("fix-reduce-batch-size"),
         Situation::Fragmentation => Some("fix-expandable-segments"),
         _ => None,

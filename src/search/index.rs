@@ -102,14 +102,14 @@ pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
         whole.add_text(fields.section, "");
         whole.add_text(fields.title(lang), &article.title);
         whole.add_text(fields.body(lang), &article.summary);
-        whole.add_text(fields.body(lang), &article.prose());
+        whole.add_text(fields.body(lang), article.prose());
         for tag in &article.tags {
             whole.add_text(fields.code, tag);
         }
         for signature in &article.errors {
             whole.add_text(fields.errors, signature);
         }
-        whole.add_text(fields.code, &article.code());
+        whole.add_text(fields.code, article.code());
         writer.add_document(whole)?;
 
         for section in &article.sections {

@@ -144,7 +144,7 @@ impl Engine {
             prose_text,
             prose_langs,
             situation,
-            preferred_section: cues::preferred_section(situation, &memory),
+            preferred_section: cues::preferred_section(situation, &memory, &parsed.facts),
         };
         MatchOutcome {
             lang,
@@ -186,7 +186,7 @@ impl Engine {
         let situation_group = parts.situation.group();
         let mut groups: BTreeSet<&str> = group_text.keys().map(String::as_str).collect();
         groups.extend(signature_scores.keys().map(String::as_str));
-        groups.extend(situation_group.filter(|g| self.library.translations(g).len() > 0));
+        groups.extend(situation_group.filter(|g| !self.library.translations(g).is_empty()));
 
         let mut scored: Vec<(f32, &str)> = groups
             .into_iter()

@@ -1,9 +1,9 @@
 //! Lines worth searching for: the final error line first, then, in the order printed, other
 //! exception lines, device-side assertion failures, DataLoader worker deaths, NCCL watchdog
 //! reports, warnings (`FooWarning: …` and warning-level log records), "Killed", and any line
-//! showing a known error family (PyTorch's generic CUDA advice excluded). Frames (Python and C++) and
-//! headers are left out. Lines that differ only in numbers (the same assertion on thirty
-//! threads) are kept once.
+//! showing a known error family (PyTorch's generic CUDA advice excluded). Frames (Python and
+//! C++), source lines and headers are left out. Lines that differ only in numbers (the same
+//! assertion on thirty threads) are kept once.
 
 use super::classify;
 use super::exception::{Candidate, Chosen, from_candidate};

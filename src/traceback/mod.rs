@@ -17,9 +17,11 @@
 //! 5. `frames`, `hints`, `error_lines` and `fingerprint` fill the rest.
 //!
 //! Limits: input beyond [`MAX_INPUT_BYTES`] is ignored; all work is a fixed number of linear
-//! regex passes (the `regex` crate never backtracks), so 256 KiB parse in milliseconds. The
-//! heuristics (what is a wrap, which exception is "the" error) can misjudge unusual layouts;
-//! the figures, read independently of them, are the reliable part.
+//! regex passes (the `regex` crate never backtracks) plus bounded look-ahead, so a typical
+//! paste parses in about 0.1 ms and 256 KiB of adversarial text in tens of milliseconds (release
+//! build; the first call also compiles the patterns, ~30 ms). The heuristics (what is a wrap,
+//! which exception is "the" error) can misjudge unusual layouts; the figures, read from the
+//! whitespace-free text independently of them, are the reliable part.
 
 mod classify;
 mod error_lines;
