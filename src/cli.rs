@@ -67,6 +67,9 @@ pub struct ServeArgs {
     /// Folder holding the articles.
     #[arg(long, env = "ILAJ_CONTENT", default_value = "content")]
     pub content: PathBuf,
+    /// Seconds between checks of the content folder for changes (0: never reload).
+    #[arg(long, env = "ILAJ_RELOAD_SECONDS", default_value_t = 2)]
+    pub reload_seconds: u64,
 }
 
 #[derive(Debug, Args)]
@@ -125,6 +128,14 @@ fn serve(args: ServeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if args.reload_seconds > 0 {
+        let interval = std::time::Duration::from_secs(args.reload_seconds);
+        runtime.spawn(web::watch_content(
+            state.clone(),
+            args.content.clone(),
+            interval,
+        ));
+    }
     match runtime.block_on(web::serve(args.addr, state)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -6,6 +6,7 @@ mod error;
 mod extract;
 mod lang;
 mod matching;
+mod reload;
 mod state;
 
 use std::net::SocketAddr;
@@ -22,6 +23,7 @@ use tower_http::trace::TraceLayer;
 
 pub use error::ApiError;
 pub use matching::{MAX_QUERY_BYTES, MAX_TEXT_BYTES};
+pub use reload::watch_content;
 pub use state::AppState;
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
