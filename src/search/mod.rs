@@ -236,7 +236,7 @@ impl Engine {
                     .preferred_section
                     .filter(|_| situation_group == Some(group));
                 let section = choose_section(article, section_scores.get(group), preferred);
-                Some(self.hit(article, fallback, score, section, &display_terms))
+                Some(self.hit(article, fallback, score, section, display_terms))
             })
             .collect()
     }
