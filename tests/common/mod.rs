@@ -103,3 +103,15 @@ pub fn copy_to_temp(from: &Path) -> tempfile::TempDir {
     }
     dir
 }
+
+/// A POST with any content type and raw body (for malformed-input tests).
+pub async fn post_raw(router: &Router, uri: &str, content_type: &str, body: &str) -> Reply {
+    send(
+        router,
+        Request::post(uri)
+            .header("content-type", content_type)
+            .body(Body::from(body.to_owned()))
+            .expect("valid request"),
+    )
+    .await
+}
