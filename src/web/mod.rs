@@ -4,8 +4,10 @@
 mod articles;
 mod error;
 mod estimate;
+mod extract;
 mod format;
 mod lang;
+mod matching;
 mod pages;
 mod state;
 
@@ -22,6 +24,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 pub use error::ApiError;
+pub use matching::{MAX_QUERY_BYTES, MAX_TEXT_BYTES};
 pub use state::AppState;
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
@@ -37,6 +40,8 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/api/v1/articles", get(articles::list))
         .route("/api/v1/articles/{lang}/{id}", get(articles::show))
+        .route("/api/v1/match", post(matching::match_paste))
+        .route("/api/v1/search", get(matching::search))
         .route("/api/v1/estimate", post(estimate::estimate))
         .route(
             "/api/v1/allocation",

@@ -1,38 +1,47 @@
 use std::sync::{Arc, RwLock};
 
 use crate::content::Library;
+use crate::search::{Engine, SearchError};
 
-/// What every request reads. The library sits behind a lock so a reload can swap it whole
-/// while requests in flight keep the snapshot they started with.
+/// What every request reads. The engine (library + index) sits behind a lock so a reload can
+/// swap it whole while requests in flight keep the snapshot they started with.
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
 }
 
 struct Inner {
-    library: RwLock<Arc<Library>>,
+    engine: RwLock<Arc<Engine>>,
 }
 
 impl AppState {
-    pub fn new(library: Library) -> Self {
-        AppState {
+    /// Indexes `library` and serves it.
+    pub fn new(library: Library) -> Result<Self, SearchError> {
+        let engine = Engine::build(Arc::new(library))?;
+        Ok(AppState {
             inner: Arc::new(Inner {
-                library: RwLock::new(Arc::new(library)),
+                engine: RwLock::new(Arc::new(engine)),
             }),
-        }
+        })
     }
 
-    /// The current library snapshot.
-    pub fn library(&self) -> Arc<Library> {
-        match self.inner.library.read() {
+    /// The current engine snapshot.
+    pub fn engine(&self) -> Arc<Engine> {
+        match self.inner.engine.read() {
             Ok(guard) => Arc::clone(&guard),
             Err(poisoned) => Arc::clone(&poisoned.into_inner()),
         }
     }
 
-    pub fn replace_library(&self, library: Library) {
-        let fresh = Arc::new(library);
-        match self.inner.library.write() {
+    /// The library of the current snapshot.
+    pub fn library(&self) -> Arc<Library> {
+        self.engine().library_arc()
+    }
+
+    /// Swaps in a freshly built engine; requests already running finish on the old one.
+    pub fn replace_engine(&self, engine: Engine) {
+        let fresh = Arc::new(engine);
+        match self.inner.engine.write() {
             Ok(mut guard) => *guard = fresh,
             Err(poisoned) => *poisoned.into_inner() = fresh,
         }

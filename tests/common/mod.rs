@@ -25,7 +25,7 @@ pub fn load(dir: &Path) -> LoadReport {
 }
 
 pub fn router_for(dir: &Path) -> Router {
-    web::router(AppState::new(load(dir).library))
+    web::router(AppState::new(load(dir).library).expect("index builds"))
 }
 
 pub struct Reply {
