@@ -189,6 +189,32 @@ fig-picture = البطاقة لحظة فشل التخصيص، والطلب تح�
 fig-picture-caption = في الأعلى: ذاكرة البطاقة. في الأسفل: الطلب، بدءًا من أول الذاكرة الحرة — ما تجاوز الخط المتقطع لا يتسع.
 fig-table = الأرقام
 
+## البحث والنتائج
+search-title = بحث
+search-results-for = نتائج «{ $query }»
+search-none = لم يُعثر على شيء. جرّب كلمات أخرى، أو الصق الخطأ كاملًا:
+search-in = مقالات باللغة
+search-hint = اكتب بضع كلمات بأي لغة، أو جزءًا من رسالة خطأ.
+search-too-long = الاستعلام طويل جدًا؛ ابحث ببضع كلمات، أو الصق الخطأ كاملًا في الصفحة الرئيسية.
+match-title = التشخيص والحلول
+match-diagnosis = التشخيص
+match-where = أين وقع الخطأ
+match-fixes = الحلول
+match-none = لا توجد مقالة تطابق هذا النص بعد. جرّب البحث ببضع كلمات من الخطأ.
+match-open-calculator = افتح الحاسبة بهذه الأرقام
+match-your-paste = النص الذي لصقته
+match-again = ابحث من جديد
+match-empty = الصق خطأً أو اكتب بضع كلمات أولًا.
+match-too-long = النص طويل جدًا: 256 KiB على الأكثر. احتفظ بنهاية التتبّع، حيث يقع الخطأ.
+hit-section = الحل في قسم:
+hit-also-in = متوفرة أيضًا بـ:
+kind-cuda_oom = نفاد ذاكرة CUDA
+kind-mps_oom = نفاد ذاكرة MPS (معالج Apple الرسومي)
+kind-cpu_oom = نفاد ذاكرة الحاسوب (RAM)
+kind-cuda_error = خطأ CUDA
+kind-python_exception = خطأ Python
+kind-unknown = لم يُتعرَّف على خطأ معروف
+
 ## الأخطاء
 error-404-title = الصفحة غير موجودة
 error-404-text = لا توجد صفحة بهذا العنوان. ربما نُقلت المقالة؛ ابحث عنها أو الصق الخطأ.

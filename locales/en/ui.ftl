@@ -186,6 +186,32 @@ fig-picture = The GPU when the allocation failed, and the request below it
 fig-picture-caption = Top: the GPU’s memory. Below: the request, starting where the free memory starts — past the dashed line it does not fit.
 fig-table = The figures
 
+## Search and results
+search-title = Search
+search-results-for = Results for “{ $query }”
+search-none = Nothing found. Try other words, or paste the whole error:
+search-in = Articles in
+search-hint = Type a few words in any language, or part of an error message.
+search-too-long = The query is too long; search with a few words, or paste the whole error on the home page.
+match-title = Diagnosis and fixes
+match-diagnosis = Diagnosis
+match-where = Where it happened
+match-fixes = Fixes
+match-none = No article matches this text yet. Try the search with a few words from the error.
+match-open-calculator = Open the calculator with these figures
+match-your-paste = Your paste
+match-again = Search again
+match-empty = Paste an error or type a few words first.
+match-too-long = The text is too long: at most 256 KiB. Keep the end of the traceback, where the error is.
+hit-section = The fix is in:
+hit-also-in = Also in:
+kind-cuda_oom = CUDA out of memory
+kind-mps_oom = MPS (Apple GPU) out of memory
+kind-cpu_oom = Computer memory (RAM) exhausted
+kind-cuda_error = CUDA error
+kind-python_exception = Python error
+kind-unknown = No known error recognised
+
 ## Errors
 error-404-title = Page not found
 error-404-text = There is no page at this address. The article may have moved; search for it, or paste your error.

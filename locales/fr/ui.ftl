@@ -186,6 +186,32 @@ fig-picture = Le GPU au moment de l’échec, et la demande en dessous
 fig-picture-caption = En haut : la mémoire du GPU. En dessous : la demande, à partir du début de la mémoire libre — au-delà du trait pointillé, elle ne tient pas.
 fig-table = Les chiffres
 
+## Recherche et résultats
+search-title = Rechercher
+search-results-for = Résultats pour « { $query } »
+search-none = Rien trouvé. Essayez d’autres mots, ou collez l’erreur complète :
+search-in = Articles en
+search-hint = Tapez quelques mots dans n’importe quelle langue, ou une partie d’un message d’erreur.
+search-too-long = La requête est trop longue ; cherchez avec quelques mots, ou collez l’erreur complète sur la page d’accueil.
+match-title = Diagnostic et solutions
+match-diagnosis = Diagnostic
+match-where = Où l’erreur s’est produite
+match-fixes = Solutions
+match-none = Aucun article ne correspond encore à ce texte. Essayez la recherche avec quelques mots de l’erreur.
+match-open-calculator = Ouvrir le calculateur avec ces chiffres
+match-your-paste = Votre texte
+match-again = Relancer la recherche
+match-empty = Collez d’abord une erreur ou tapez quelques mots.
+match-too-long = Le texte est trop long : 256 Kio au plus. Gardez la fin de la trace, là où se trouve l’erreur.
+hit-section = La solution est dans :
+hit-also-in = Aussi en :
+kind-cuda_oom = CUDA à court de mémoire
+kind-mps_oom = MPS (GPU Apple) à court de mémoire
+kind-cpu_oom = Mémoire de l’ordinateur (RAM) épuisée
+kind-cuda_error = Erreur CUDA
+kind-python_exception = Erreur Python
+kind-unknown = Aucune erreur connue reconnue
+
 ## Erreurs
 error-404-title = Page introuvable
 error-404-text = Il n’y a pas de page à cette adresse. L’article a peut-être changé de place : cherchez-le, ou collez votre erreur.

@@ -186,6 +186,32 @@ fig-picture = एलोकेशन विफल होते समय GPU, औ
 fig-picture-caption = ऊपर: GPU की मेमोरी। नीचे: माँग, ख़ाली मेमोरी की शुरुआत से — डैश वाली रेखा के आगे का हिस्सा नहीं समाता।
 fig-table = आँकड़े
 
+## खोज और नतीजे
+search-title = खोजें
+search-results-for = “{ $query }” के नतीजे
+search-none = कुछ नहीं मिला। दूसरे शब्द आज़माएँ, या पूरी एरर पेस्ट करें:
+search-in = लेखों की भाषा
+search-hint = किसी भी भाषा में कुछ शब्द लिखें, या एरर संदेश का कोई हिस्सा।
+search-too-long = खोज बहुत लंबी है; कुछ शब्दों से खोजें, या पूरी एरर होम पेज पर पेस्ट करें।
+match-title = निदान और हल
+match-diagnosis = निदान
+match-where = एरर कहाँ हुई
+match-fixes = हल
+match-none = इस टेक्स्ट से अभी कोई लेख मेल नहीं खाता। एरर के कुछ शब्दों से खोज आज़माएँ।
+match-open-calculator = इन आँकड़ों के साथ कैलकुलेटर खोलें
+match-your-paste = आपका पेस्ट
+match-again = फिर से खोजें
+match-empty = पहले कोई एरर पेस्ट करें या कुछ शब्द लिखें।
+match-too-long = टेक्स्ट बहुत लंबा है: अधिकतम 256 KiB। ट्रेसबैक का आख़िरी हिस्सा रखें, जहाँ एरर है।
+hit-section = हल इस हिस्से में है:
+hit-also-in = इन भाषाओं में भी:
+kind-cuda_oom = CUDA की मेमोरी ख़त्म
+kind-mps_oom = MPS (Apple GPU) की मेमोरी ख़त्म
+kind-cpu_oom = कंप्यूटर की मेमोरी (RAM) ख़त्म
+kind-cuda_error = CUDA एरर
+kind-python_exception = Python एरर
+kind-unknown = कोई जानी-पहचानी एरर नहीं मिली
+
 ## एरर
 error-404-title = पेज नहीं मिला
 error-404-text = इस पते पर कोई पेज नहीं है। शायद लेख की जगह बदल गई है; उसे खोजें, या अपनी एरर पेस्ट करें।

@@ -118,33 +118,28 @@ impl NumberFormat {
 
 /// Reads a size as a person types it or PyTorch prints it: `6.14 GiB`, `6,14 Gio`,
 /// `512MiB`, `11.69 GB`, or plain bytes. Units are binary multiples, as PyTorch's are
-/// (its `GB` in MPS messages too). `None` if it is not a size.
+/// (its `GB` in MPS messages too); the arithmetic is the traceback parser's, exact to the
+/// byte. `None` if it is not a size.
 pub fn parse_size(text: &str) -> Option<u64> {
-    let compact: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != NNBSP)
-        .collect();
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     let split = compact
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
         .unwrap_or(compact.len());
     let (number, unit) = compact.split_at(split);
-    if number.is_empty() || number.len() > 40 {
+    // A French decimal comma; a number with both separators is ambiguous, so refused.
+    if number.contains('.') && number.contains(',') {
         return None;
     }
-    let multiplier = match unit.to_ascii_lowercase().as_str() {
-        "" | "b" | "o" | "bytes" | "octets" => 1,
-        "k" | "kb" | "kib" | "ko" | "kio" => KIB,
-        "m" | "mb" | "mib" | "mo" | "mio" => MIB,
-        "g" | "gb" | "gib" | "go" | "gio" => GIB,
-        "t" | "tb" | "tib" | "to" | "tio" => TIB,
+    let number = number.replacen(',', ".", 1);
+    let unit = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" | "o" | "bytes" | "octets" => "B",
+        "k" | "kb" | "kib" | "ko" | "kio" => "KiB",
+        "m" | "mb" | "mib" | "mo" | "mio" => "MiB",
+        "g" | "gb" | "gib" | "go" | "gio" => "GiB",
+        "t" | "tb" | "tib" | "to" | "tio" => "TiB",
         _ => return None,
     };
-    if !number.contains(['.', ',']) {
-        return number.parse::<u64>().ok()?.checked_mul(multiplier);
-    }
-    let value: f64 = number.replacen(',', ".", 1).parse().ok()?;
-    let bytes = (value * multiplier as f64).round();
-    (bytes.is_finite() && bytes >= 0.0 && bytes < u64::MAX as f64).then_some(bytes as u64)
+    crate::traceback::size_to_bytes(&number, unit)
 }
 
 #[cfg(test)]

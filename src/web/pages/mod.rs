@@ -12,6 +12,7 @@ mod calculators;
 mod charts;
 mod home;
 mod language;
+mod search;
 
 use std::borrow::Borrow;
 
@@ -39,6 +40,11 @@ pub fn routes() -> Router<AppState> {
         .route("/static/{file}", get(assets::serve))
         .route("/{lang}", get(language::add_slash))
         .route("/{lang}/", get(home::show))
+        .route("/{lang}/search", get(search::search))
+        .route(
+            "/{lang}/match",
+            get(search::match_get).post(search::match_post),
+        )
         .route("/{lang}/articles", get(articles::index))
         .route("/{lang}/articles/{id}", get(articles::show))
         .route("/{lang}/calculators", get(calculators::index))
