@@ -10,6 +10,7 @@ nav-calculators = Calculators
 nav-language = Language
 footer-about = ilaj (علاج · इलाज) means “remedy”: fixes for neural-network training errors in Arabic, Hindi and French.
 footer-api = The same answers as JSON, for chatbots and scripts:
+label-value = { $label }: { $value }
 yes = yes
 no = no
 
@@ -194,7 +195,7 @@ search-in = Articles in
 search-hint = Type a few words in any language, or part of an error message.
 search-too-long = The query is too long; search with a few words, or paste the whole error on the home page.
 match-title = Diagnosis and fixes
-match-diagnosis = Diagnosis
+match-diagnosis = Diagnosis: { $kind }
 match-where = Where it happened
 match-fixes = Fixes
 match-none = No article matches this text yet. Try the search with a few words from the error.

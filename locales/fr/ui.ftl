@@ -10,6 +10,7 @@ nav-calculators = Calculateurs
 nav-language = Langue
 footer-about = ilaj (علاج · इलाज) veut dire « remède » : des solutions aux erreurs d’entraînement des réseaux de neurones, en arabe, en hindi et en français.
 footer-api = Les mêmes réponses en JSON, pour les chatbots et les scripts :
+label-value = { $label } : { $value }
 yes = oui
 no = non
 
@@ -194,7 +195,7 @@ search-in = Articles en
 search-hint = Tapez quelques mots dans n’importe quelle langue, ou une partie d’un message d’erreur.
 search-too-long = La requête est trop longue ; cherchez avec quelques mots, ou collez l’erreur complète sur la page d’accueil.
 match-title = Diagnostic et solutions
-match-diagnosis = Diagnostic
+match-diagnosis = Diagnostic : { $kind }
 match-where = Où l’erreur s’est produite
 match-fixes = Solutions
 match-none = Aucun article ne correspond encore à ce texte. Essayez la recherche avec quelques mots de l’erreur.

@@ -108,7 +108,7 @@ pub fn stacked_bars(
                         x: px(x_of(start)),
                         width: px(x_of(p.bytes).max(0.5)),
                         class: p.class.clone(),
-                        title: format!("{}: {value}", p.label),
+                        title: ui.t2("label-value", "label", &p.label, "value", &value),
                     };
                     start += p.bytes;
                     segment
@@ -229,7 +229,13 @@ pub fn memory_by_batch(
                 (false, true) => "marker current",
                 (false, false) => "marker",
             },
-            title: format!("batch_size {}: {}", ui.int(b), ui.bytes(bytes)),
+            title: ui.t2(
+                "label-value",
+                "label",
+                &format!("batch_size {}", ui.int(b)),
+                "value",
+                &ui.bytes(bytes),
+            ),
         })
         .collect();
     let y_ticks = (0..)

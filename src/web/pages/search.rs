@@ -187,7 +187,7 @@ pub async fn match_get(
     Query(form): Query<MatchForm>,
     uri: Uri,
 ) -> Result<Response, PageError> {
-    match_page(lang, state, form.text, uri, false).await
+    match_page(lang, state, form.text, uri).await
 }
 
 pub async fn match_post(
@@ -198,7 +198,7 @@ pub async fn match_post(
 ) -> Result<Response, PageError> {
     // A body that is not a form reads as an empty paste: the page asks for one.
     let text = form.map(|Form(f)| f.text).unwrap_or_default();
-    match_page(lang, state, text, uri, true).await
+    match_page(lang, state, text, uri).await
 }
 
 async fn match_page(
@@ -206,7 +206,6 @@ async fn match_page(
     state: AppState,
     text: String,
     uri: Uri,
-    posted: bool,
 ) -> Result<Response, PageError> {
     let ui = Ui::new(lang);
     let (error, outcome) = if text.len() > MAX_TEXT_BYTES {
@@ -223,10 +222,9 @@ async fn match_page(
         (None, Some(outcome))
     };
     let mut meta = PageMeta::new(&ui, ui.t("match-title"), "paste", &uri);
-    // The switcher re-sends the paste: a POST cannot be followed by a link.
-    if posted {
-        meta.switch_form = Some("paste");
-    }
+    // The switcher re-sends the paste with the form: the results of a POST cannot be
+    // reached by a link, and a long paste in four links would bloat the page.
+    meta.switch_form = Some("paste");
     let (diagnosis, hits) = match &outcome {
         Some(outcome) => (
             Some(diagnosis_view(&ui, outcome)),
