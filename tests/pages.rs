@@ -158,6 +158,7 @@ async fn empty_and_oversized_pastes_get_a_message_not_an_error() {
 
 #[tokio::test]
 async fn pages_forbid_inline_script_and_framing() {
+    let inline = regex::Regex::new(r"<script(?:\s[^>]*)?>\s*[^<\s]").unwrap();
     for uri in [
         "/ar/",
         "/fr/calculators/training-memory",
@@ -171,7 +172,6 @@ async fn pages_forbid_inline_script_and_framing() {
         );
         assert_eq!(reply.headers["x-frame-options"], "DENY");
         let html = reply.text();
-        let inline = regex::Regex::new(r"<script(?:\s[^>]*)?>\s*[^<\s]").unwrap();
         assert!(!inline.is_match(&html), "{uri} has an inline script");
         assert!(
             !html.contains(" onclick=") && !html.contains(" style="),
