@@ -224,6 +224,7 @@ error-500-text = تعذّر على الخادم عرض هذه الصفحة. سُ
 error-back-home = العودة إلى مربع اللصق
 
 ## الوحدات (بعد العدد ومسافة غير فاصلة)
+number-unit = { $number } { $unit }
 unit-b = B
 unit-kib = KiB
 unit-mib = MiB

@@ -221,6 +221,7 @@ error-500-text = The server could not show this page. The problem has been logge
 error-back-home = Back to the paste box
 
 ## Units (after a number and a no-break space)
+number-unit = { $number } { $unit }
 unit-b = B
 unit-kib = KiB
 unit-mib = MiB

@@ -221,6 +221,7 @@ error-500-text = Le serveur n’a pas pu afficher cette page. Le problème est e
 error-back-home = Retour à la zone de collage
 
 ## Unités (après un nombre et une espace insécable)
+number-unit = { $number } { $unit }
 unit-b = o
 unit-kib = Kio
 unit-mib = Mio

@@ -221,6 +221,7 @@ error-500-text = सर्वर यह पेज नहीं दिखा स�
 error-back-home = पेस्ट बॉक्स पर वापस जाएँ
 
 ## इकाइयाँ (संख्या और नॉन-ब्रेकिंग स्पेस के बाद)
+number-unit = { $number } { $unit }
 unit-b = B
 unit-kib = KiB
 unit-mib = MiB

@@ -6,13 +6,12 @@
 //! (`unit-gib`, …) so translators own them. Number and unit are joined by a no-break space
 //! so a line never splits them.
 
-use crate::i18n::{Lang, messages};
+use crate::i18n::{FluentArgs, Lang, messages};
 
 const KIB: u64 = 1 << 10;
 const MIB: u64 = 1 << 20;
 const GIB: u64 = 1 << 30;
 const TIB: u64 = 1 << 40;
-const NBSP: char = '\u{a0}';
 /// French groups thousands with a narrow no-break space.
 const NNBSP: char = '\u{202f}';
 
@@ -100,9 +99,9 @@ impl NumberFormat {
         self.with_unit(&self.decimal(n as f64 / unit as f64, 2), id)
     }
 
-    /// A size in GiB with two decimals, whatever its magnitude (for tables that compare).
-    pub fn gib(self, n: u64) -> String {
-        self.with_unit(&self.decimal(n as f64 / GIB as f64, 2), "unit-gib")
+    /// A size in GiB with `decimals` decimals (axis ticks: 4 GiB, 2.5 GiB).
+    pub fn gib_with(self, n: u64, decimals: usize) -> String {
+        self.with_unit(&self.decimal(n as f64 / GIB as f64, decimals), "unit-gib")
     }
 
     /// A parameter count in millions: 123.59 M.
@@ -110,9 +109,12 @@ impl NumberFormat {
         self.with_unit(&self.decimal(n as f64 / 1e6, 2), "unit-million")
     }
 
+    /// `number-unit` of ui.ftl puts the two together (with a no-break space).
     fn with_unit(self, number: &str, unit_id: &str) -> String {
-        let unit = messages().format(self.lang, unit_id, None);
-        format!("{number}{NBSP}{unit}")
+        let mut args = FluentArgs::new();
+        args.set("number", number.to_owned());
+        args.set("unit", messages().format(self.lang, unit_id, None));
+        messages().format(self.lang, "number-unit", Some(&args))
     }
 }
 

@@ -11,7 +11,6 @@ const BAR_WIDTH: f64 = 640.0;
 const BAR_HEIGHT: f64 = 30.0;
 const BAR_GAP: f64 = 12.0;
 const BAR_TOP: f64 = 8.0;
-const TICK_SPACE: f64 = 22.0;
 
 pub struct Segment {
     pub x: String,
@@ -27,9 +26,6 @@ pub struct BarRow {
 
 pub struct Marker {
     pub x: String,
-    pub label: String,
-    pub label_x: String,
-    pub anchor: &'static str,
 }
 
 pub struct LegendItem {
@@ -49,7 +45,6 @@ pub struct BarChart {
     pub markers: Vec<Marker>,
     pub marker_top: String,
     pub marker_bottom: String,
-    pub tick_y: String,
 }
 
 /// One piece of a bar: its size, a CSS class for its colour, and its name.
@@ -119,24 +114,20 @@ pub fn stacked_bars(
         .collect();
 
     let bars_bottom = BAR_TOP + rows.len() as f64 * (BAR_HEIGHT + BAR_GAP) - BAR_GAP;
-    let markers = capacity
-        .map(|(bytes, label)| {
-            let x = x_of(bytes);
-            // Keep the label inside the picture: right-aligned when the line is far right.
-            let (label_x, anchor) = if x > BAR_WIDTH * 0.6 {
-                (x - 4.0, "end")
-            } else {
-                (x + 4.0, "start")
-            };
-            vec![Marker {
-                x: px(x),
-                label: format!("{label} {}", ui.bytes(bytes)),
-                label_x: px(label_x),
-                anchor,
-            }]
-        })
-        .unwrap_or_default();
-    let height = bars_bottom + TICK_SPACE + 4.0;
+    // The capacity is a dashed line in the picture and a named entry of the legend: text
+    // inside the SVG would shrink to nothing on a phone.
+    let markers = match capacity {
+        Some((bytes, label)) => {
+            legend.push(LegendItem {
+                class: "capacity-key".to_owned(),
+                label,
+                value: ui.bytes(bytes),
+            });
+            vec![Marker { x: px(x_of(bytes)) }]
+        }
+        None => Vec::new(),
+    };
+    let height = bars_bottom + 8.0;
     let svg = BarChart {
         description,
         width: px(BAR_WIDTH + 2.0),
@@ -146,7 +137,6 @@ pub fn stacked_bars(
         markers,
         marker_top: px(2.0),
         marker_bottom: px(bars_bottom + 6.0),
-        tick_y: px(bars_bottom + 18.0),
     }
     .render()
     .unwrap_or_default();
@@ -182,7 +172,7 @@ pub struct LineChart {
     pub axis_label: String,
 }
 
-const PLOT_LEFT: f64 = 70.0;
+const PLOT_LEFT: f64 = 80.0;
 const PLOT_RIGHT: f64 = 630.0;
 const PLOT_TOP: f64 = 12.0;
 const PLOT_BOTTOM: f64 = 230.0;
@@ -243,7 +233,7 @@ pub fn memory_by_batch(
         .take_while(|v| *v <= y_max + 1.0)
         .map(|v| Tick {
             pos: px(y_of(v)),
-            label: ui.gib(v as u64),
+            label: tick_label(ui, v as u64, y_step),
         })
         .collect();
     // At most six labelled batch sizes, spread over the axis.
@@ -269,6 +259,19 @@ pub fn memory_by_batch(
     }
     .render()
     .unwrap_or_default()
+}
+
+/// A tick of the memory axis with no more decimals than the step needs: 4 GiB, 2.5 GiB.
+fn tick_label(ui: &Ui, bytes: u64, step: f64) -> String {
+    let step_gib = step / f64::from(1u32 << 30);
+    let decimals = if step_gib.fract() == 0.0 {
+        0
+    } else if (step_gib * 10.0).fract() == 0.0 {
+        1
+    } else {
+        2
+    };
+    ui.gib_with(bytes, decimals)
 }
 
 /// 1, 2 or 5 times a power of two of GiB (or of smaller units): round axis steps.

@@ -111,8 +111,8 @@ impl Ui {
         self.num.bytes(*n.borrow())
     }
 
-    pub fn gib(&self, n: impl Borrow<u64>) -> String {
-        self.num.gib(*n.borrow())
+    pub fn gib_with(&self, n: impl Borrow<u64>, decimals: usize) -> String {
+        self.num.gib_with(*n.borrow(), decimals)
     }
 
     pub fn int(&self, n: impl Borrow<u64>) -> String {
