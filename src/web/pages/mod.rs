@@ -15,6 +15,7 @@ mod language;
 mod search;
 
 use std::borrow::Borrow;
+use std::sync::LazyLock;
 
 use askama::Template;
 use axum::Router;
@@ -23,6 +24,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
+use regex::Regex;
 
 use super::format::NumberFormat;
 use super::state::AppState;
@@ -323,6 +325,38 @@ pub async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
     PageError::NotFound(lang).into_response()
 }
 
+/// Plain text as HTML, with every figure (`6.14 GiB`, `35,12 Mio`, `1,024`) isolated
+/// left to right in a `<bdi>`: in an Arabic sentence a number and its unit then read as
+/// one unit, as they do in the tables. The text is escaped first; the pattern only ever
+/// wraps digits, separators and unit names.
+pub fn isolate_figures(text: &str) -> String {
+    static FIGURE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"\b\d(?:[\d.,\u{202f}]*\d)?(?:[\u{a0} ]?(?:[KMGT]i?B|[KMGT]io|B\b|bytes\b|octets\b))?",
+        )
+        .expect("valid regex")
+    });
+    let escaped = escape_html(text);
+    FIGURE
+        .replace_all(&escaped, r#"<bdi class="num">$0</bdi>"#)
+        .into_owned()
+}
+
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// A 303 to a path built from validated parts.
 pub fn see_other(path: &str) -> Response {
     Redirect::to(path).into_response()
@@ -342,6 +376,19 @@ mod tests {
         headers.insert(header::COOKIE, HeaderValue::from_static("lang=de"));
         assert_eq!(preferred_lang(&headers), Lang::Fr);
         assert_eq!(preferred_lang(&HeaderMap::new()), Lang::En);
+    }
+
+    #[test]
+    fn figures_are_isolated_and_the_rest_escaped() {
+        assert_eq!(
+            isolate_figures("حاول PyTorch حجز 6.14 GiB <b>"),
+            r#"حاول PyTorch حجز <bdi class="num">6.14 GiB</bdi> &lt;b&gt;"#
+        );
+        assert_eq!(
+            isolate_figures("35,12\u{a0}Mio & 65\u{202f}536 lignes"),
+            "<bdi class=\"num\">35,12\u{a0}Mio</bdi> &amp; <bdi class=\"num\">65\u{202f}536</bdi> lignes"
+        );
+        assert_eq!(isolate_figures("sm_86 bf16"), "sm_86 bf16");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::calculators::{GpuFigures, gpu_picture};
 use super::charts::Figure;
-use super::{PageError, PageLang, PageMeta, Ui, dir, native_name, render};
+use super::{PageError, PageLang, PageMeta, Ui, dir, isolate_figures, native_name, render};
 use crate::i18n::Lang;
 use crate::search::{Hit, MatchOutcome};
 use crate::web::{AppState, MAX_QUERY_BYTES, MAX_TEXT_BYTES};
@@ -163,6 +163,7 @@ pub struct FrameView {
 pub struct DiagnosisView {
     pub kind: String,
     pub exception: Option<String>,
+    /// Sentences as HTML, figures isolated (see [`isolate_figures`]).
     pub explanation: Vec<String>,
     pub frames: Vec<FrameView>,
     pub figures: Vec<(String, String)>,
@@ -279,7 +280,7 @@ fn diagnosis_view(ui: &Ui, outcome: &MatchOutcome) -> DiagnosisView {
     DiagnosisView {
         kind: ui.t(&format!("kind-{}", d.kind.as_str())),
         exception: d.exception.clone(),
-        explanation: d.explanation.clone(),
+        explanation: d.explanation.iter().map(|s| isolate_figures(s)).collect(),
         frames: d.frames[skip..]
             .iter()
             .map(|frame| FrameView {
