@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::content::{self, LoadReport};
+use crate::estimator::{self, Attention, EstimateInput, LayerOps, Optimizer, Phase, Precision};
 use crate::web;
 
 #[derive(Debug, Parser)]
@@ -27,6 +28,8 @@ pub enum Command {
     Serve(ServeArgs),
     /// Validate the content folder: prints `file:line: message` for every problem.
     Check(CheckArgs),
+    /// Estimate the GPU memory of a nanoGPT training run (the body of `POST /api/v1/estimate`).
+    Estimate(EstimateArgs),
     /// Read a pasted error on stdin and print the articles that fix it.
     Match(MatchArgs),
     /// Run the evaluation sets through the API and print exact@1, family@1 and MRR@5.
@@ -79,6 +82,84 @@ pub struct CheckArgs {
     pub content: PathBuf,
 }
 
+/// The fields of `POST /api/v1/estimate`; unset ones take its defaults.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    #[arg(long)]
+    pub n_layer: u64,
+    #[arg(long)]
+    pub n_head: u64,
+    #[arg(long)]
+    pub n_embd: u64,
+    #[arg(long)]
+    pub vocab_size: Option<u64>,
+    #[arg(long)]
+    pub block_size: Option<u64>,
+    #[arg(long)]
+    pub batch_size: Option<u64>,
+    #[arg(long)]
+    pub gradient_accumulation_steps: Option<u64>,
+    /// fp32 | amp_bf16 | amp_fp16 | pure_bf16
+    #[arg(long)]
+    pub precision: Option<Precision>,
+    /// adamw | adamw_fused | sgd_momentum | sgd
+    #[arg(long)]
+    pub optimizer: Option<Optimizer>,
+    /// flash | manual
+    #[arg(long)]
+    pub attention: Option<Attention>,
+    /// native | scratch
+    #[arg(long)]
+    pub layer_ops: Option<LayerOps>,
+    #[arg(long)]
+    pub dropout: Option<f64>,
+    /// `--compile` alone means true.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub compile: Option<bool>,
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub activation_checkpointing: Option<bool>,
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub tied_embeddings: Option<bool>,
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub bias: Option<bool>,
+    /// train | eval
+    #[arg(long)]
+    pub phase: Option<Phase>,
+    #[arg(long)]
+    pub gpu_memory_gib: Option<f64>,
+    /// Print the API's JSON body instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl EstimateArgs {
+    pub fn input(&self) -> EstimateInput {
+        let d = EstimateInput::new(self.n_layer, self.n_head, self.n_embd);
+        EstimateInput {
+            vocab_size: self.vocab_size.unwrap_or(d.vocab_size),
+            block_size: self.block_size.unwrap_or(d.block_size),
+            batch_size: self.batch_size.unwrap_or(d.batch_size),
+            gradient_accumulation_steps: self
+                .gradient_accumulation_steps
+                .unwrap_or(d.gradient_accumulation_steps),
+            precision: self.precision.unwrap_or(d.precision),
+            optimizer: self.optimizer.unwrap_or(d.optimizer),
+            attention: self.attention.unwrap_or(d.attention),
+            layer_ops: self.layer_ops.unwrap_or(d.layer_ops),
+            dropout: self.dropout.unwrap_or(d.dropout),
+            compile: self.compile.unwrap_or(d.compile),
+            activation_checkpointing: self
+                .activation_checkpointing
+                .unwrap_or(d.activation_checkpointing),
+            tied_embeddings: self.tied_embeddings.unwrap_or(d.tied_embeddings),
+            bias: self.bias.unwrap_or(d.bias),
+            phase: self.phase.unwrap_or(d.phase),
+            gpu_memory_gib: self.gpu_memory_gib.unwrap_or(d.gpu_memory_gib),
+            ..d
+        }
+    }
+}
+
 /// Logs go to stderr, filtered by `RUST_LOG` (default: info for ilaj and requests).
 pub fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -93,6 +174,7 @@ pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Serve(args) => serve(args),
         Command::Check(args) => check(&args.content),
+        Command::Estimate(args) => estimate(&args),
         Command::Match(args) => match_stdin(args),
         Command::Eval(args) => eval(args),
     }
@@ -184,6 +266,86 @@ fn print_check_report(report: &LoadReport, out: &mut impl Write) -> std::io::Res
         report.files_read,
         report.problems.len()
     )
+}
+
+/// Exit code for input the estimator rejects, like clap's for bad arguments.
+const EXIT_INVALID_INPUT: u8 = 2;
+
+fn estimate(args: &EstimateArgs) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match estimator::estimate(&args.input()) {
+        Ok(estimate) => {
+            let written = if args.json {
+                serde_json::to_writer_pretty(&mut stdout, &estimate)
+                    .map_err(std::io::Error::from)
+                    .and_then(|()| writeln!(stdout))
+            } else {
+                print_estimate(&estimate, &mut stdout)
+            };
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
+            }
+        }
+        Err(invalid) => {
+            if args.json {
+                let body = serde_json::json!({"error": {
+                    "code": invalid.code, "message": invalid.message, "field": invalid.field}});
+                let _ = writeln!(stdout, "{body}");
+            } else {
+                eprintln!("error: {invalid}");
+            }
+            ExitCode::from(EXIT_INVALID_INPUT)
+        }
+    }
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
+}
+
+fn print_estimate(e: &estimator::Estimate, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "parameters: {:.2}M ({} with position embeddings)",
+        e.parameters as f64 / 1e6,
+        e.parameters_total
+    )?;
+    writeln!(out, "peak during {}:", e.peak_phase.replace('_', " "))?;
+    let width = e.components.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    for component in e.components.iter().filter(|c| c.bytes > 0) {
+        writeln!(
+            out,
+            "  {:<width$}  {:>11}",
+            component.name.replace('_', " "),
+            gib(component.bytes)
+        )?;
+    }
+    let rows = [
+        ("peak allocated", e.peak_allocated_bytes),
+        ("reserved", e.reserved_bytes),
+        ("nvidia-smi", e.nvidia_smi_bytes),
+        ("GPU memory", e.gpu_memory_bytes),
+    ];
+    for (name, bytes) in rows {
+        writeln!(out, "{name:<16}{:>11}", gib(bytes))?;
+    }
+    writeln!(
+        out,
+        "largest allocation: {} ({})",
+        gib(e.largest_allocation_bytes),
+        e.largest_allocation.replace('_', " ")
+    )?;
+    writeln!(out, "fits: {}", if e.fits { "yes" } else { "no" })?;
+    writeln!(out, "largest batch_size that fits: {}", e.max_batch_size)?;
+    if e.suggested_batch_size > 0 {
+        writeln!(
+            out,
+            "to keep the effective batch of {}: batch_size {} × gradient_accumulation_steps {}",
+            e.effective_batch_size, e.suggested_batch_size, e.suggested_gradient_accumulation_steps
+        )?;
+    }
+    Ok(())
 }
 
 /// Loads the content and builds the engine, logging content problems.

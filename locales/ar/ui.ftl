@@ -1,1 +1,233 @@
-# Interface strings (pages).
+# نصوص الواجهة (الصفحات).
+
+## الإطار
+skip-to-content = انتقل إلى المحتوى
+nav-main = القائمة الرئيسية
+nav-paste = الصق خطأً
+nav-search = بحث
+nav-articles = المقالات
+nav-calculators = الحاسبات
+nav-language = اللغة
+footer-about = «علاج» (ilaj · इलाज): حلول لأخطاء تدريب الشبكات العصبية، بالعربية والهندية والفرنسية.
+footer-api = الإجابات نفسها بصيغة JSON، لروبوتات المحادثة والسكربتات:
+label-value = { $label }: { $value }
+yes = نعم
+no = لا
+
+## الصفحة الرئيسية
+home-title = ما الذي حدث؟
+home-lead = الصق الخطأ الذي طبعه التدريب — التتبّع الكامل أو سطرًا واحدًا منه — أو صِف المشكلة بكلماتك.
+home-paste-label = الخطأ أو وصف المشكلة
+home-paste-placeholder = الصق الخطأ هنا أو صِفه بكلماتك
+home-submit = ابحث عن الحل
+home-privacy = لا يُحفَظ شيء مما تلصقه.
+home-examples = أمثلة
+home-example-oom = نفاد ذاكرة CUDA أثناء التدريب (nanoGPT)
+home-example-assert = خطأ device-side assert في CUDA
+home-example-dataloader = عامل DataLoader أُنهي بخطأ ناقل (Bus error)
+home-example-device = موترات على جهازين مختلفين
+home-example-words = سؤال بكلماتك
+home-example-words-text = ذاكرة GPU تبقى مشغولة بعد انتهاء السكربت
+home-search-title = ابحث في المقالات
+home-more = المزيد
+home-topics = كل المقالات حسب الموضوع
+
+## البحث
+search-label = كلمات أو رسالة خطأ
+search-submit = ابحث
+
+## المقالات
+articles-title = المقالات حسب الموضوع
+articles-all = كل المقالات
+articles-tagged = المقالات الموسومة بـ«{ $tag }»
+articles-none = لا توجد مقالات هنا بعد.
+articles-count = { $count ->
+    [zero] لا مقالات
+    [one] مقالة واحدة
+    [two] مقالتان
+    [few] { $count } مقالات
+   *[other] { $count } مقالة
+}
+topic-memory = نفاد الذاكرة وذاكرة GPU
+topic-data = تحميل البيانات
+topic-distributed = عدة وحدات GPU والتدريب الموزَّع
+topic-precision = الدقة وأنواع الأعداد
+topic-cuda = أخطاء CUDA
+topic-other = أخطاء أخرى
+article-contents = المحتويات
+article-other-languages = بلغات أخرى
+article-calculators = حاسبات لهذه المشكلة
+article-errors = رسائل الخطأ التي تعالجها هذه المقالة
+article-tags = الوسوم
+article-updated = آخر تحديث: { $date }
+article-fallback = هذه المقالة غير متوفرة بعد باللغة { $lang }؛ إليك نسختها باللغة { $other }.
+hit-fallback = معروضة باللغة { $other }: لا توجد ترجمة بعد.
+
+## الحاسبات
+calc-index-title = حاسبات ذاكرة GPU
+calc-title-training-memory = حاسبة ذاكرة التدريب
+calc-title-allocation = حاسبة «Tried to allocate»
+calc-lead-training-memory = كم من ذاكرة GPU سيستهلك تدريب على طريقة nanoGPT، وما حجم الدفعة الذي تتسع له بطاقتك؟
+calc-lead-allocation = أيّ موتر هو التخصيص الذي يذكره الخطأ، وعند أيّ حجم دفعة أو طول سياق سيتسع؟
+calc-presets-model = النماذج
+calc-presets-card = بطاقات GPU
+calc-legend-model = النموذج
+calc-legend-training = التدريب
+calc-legend-implementation = التنفيذ
+calc-legend-gpu = بطاقة GPU
+calc-compute = احسب
+calc-results = التقدير
+calc-fits-yes = يتسع في هذه البطاقة
+calc-fits-no = لا يتسع في هذه البطاقة
+calc-parameters = عدد المعاملات (كما يطبعه nanoGPT)
+calc-peak-allocated = ذروة ما يخصصه PyTorch
+calc-reserved = ما يحجزه مُخصِّص PyTorch
+calc-nvidia-smi = ما يعرضه nvidia-smi
+calc-gpu-memory = ذاكرة البطاقة
+calc-gpu = GPU
+calc-largest-allocation = أكبر تخصيص منفرد
+calc-max-batch = أكبر batch_size يتسع
+calc-suggestion = للحفاظ على الدفعة الفعلية البالغة { $effective } تسلسلًا: batch_size { $batch } × gradient_accumulation_steps { $steps }.
+calc-components = الذاكرة عند الذروة، حسب المكوّن
+calc-chart-breakdown = الذاكرة عند الذروة مقارنةً بسعة البطاقة
+calc-chart-batch = الذاكرة التي يعرضها nvidia-smi بحسب batch_size (النقطة الكبيرة هي إعدادك)
+calc-limits = تقدير لبطاقة واحدة، معايَر على قياسات حقيقية (بفارق لا يتجاوز 15٪ عليها). لا تُحتسب العمليات الأخرى على البطاقة ولا DDP ولا FSDP.
+calc-api = التقدير نفسه عبر الواجهة البرمجية
+calc-error-missing_field = هذا الحقل مطلوب.
+calc-error-out_of_range = هذه القيمة خارج النطاق المسموح.
+calc-error-not_divisible = يجب أن يكون n_embd من مضاعفات n_head.
+calc-error-invalid_field = هذه القيمة غير صالحة هنا.
+calc-error-unknown_field = حقل غير معروف.
+field-n_layer = عدد الطبقات
+field-n_head = رؤوس الانتباه
+field-n_embd = عرض التضمين
+field-vocab_size = حجم المفردات
+field-block_size = طول السياق (رموز)
+field-bias = انحيازات في Linear وLayerNorm
+field-tied_embeddings = ربط تضمين الدخل والخرج
+field-batch_size = حجم الدفعة
+field-gradient_accumulation_steps = خطوات تجميع التدرّج
+field-precision = الدقة
+field-optimizer = المُحسِّن
+field-phase = المرحلة
+field-dropout = الإسقاط (dropout)
+field-attention = الانتباه
+field-layer_ops = LayerNorm وGELU
+field-compile = torch.compile
+field-activation_checkpointing = إعادة حساب التنشيطات (checkpointing)
+field-gpu_memory_gib = ذاكرة البطاقة (GiB)
+field-tried_to_allocate_bytes = حاول تخصيص
+field-total_capacity_bytes = السعة الكلية
+field-free_bytes = الحر
+field-reserved_unallocated_bytes = محجوز لدى PyTorch وغير مخصَّص
+field-process_in_use_bytes = مستخدم من هذه العملية
+opt-fp32 = fp32 — كل شيء بـ32 بت
+opt-amp_bf16 = amp_bf16 — autocast إلى bfloat16
+opt-amp_fp16 = amp_fp16 — autocast إلى float16
+opt-pure_bf16 = pure_bf16 — النموذج كله بـbfloat16
+opt-adamw = AdamW
+opt-adamw_fused = AdamW (مدمج)
+opt-sgd_momentum = SGD مع الزخم
+opt-sgd = SGD
+opt-flash = flash / SDPA
+opt-manual = مكتوب يدويًا (manual)
+opt-native = أصلية (nn.LayerNorm وnn.GELU)
+opt-scratch = مكتوبة من الصفر
+opt-train = تدريب
+opt-eval = تقييم
+comp-weights = الأوزان
+comp-gradients = التدرّجات
+comp-optimizer_state = حالة المُحسِّن
+comp-autocast_weight_copies = نسخ 16 بت من الأوزان (autocast)
+comp-attention_mask_buffers = مخازن قناع الانتباه
+comp-activations = التنشيطات المحفوظة للانتشار العكسي
+comp-attention_scores = درجات الانتباه
+comp-logits_and_loss = اللوجيتات ومخازن دالة الخسارة
+comp-backward_temporaries = مؤقتات الانتشار العكسي
+comp-optimizer_temporaries = مؤقتات المُحسِّن
+comp-allocator_slack = هامش المُخصِّص (محجوز وغير مستخدم)
+comp-cuda_context = سياق CUDA
+phase-backward = في بداية الانتشار العكسي
+phase-optimizer_step = أثناء خطوة المُحسِّن
+phase-forward = أثناء التمرير الأمامي
+largest-cross_entropy_fp32 = نسخة fp32 من اللوجيتات لدالة الإنتروبيا المتقاطعة
+largest-logits = اللوجيتات
+largest-attention_scores = درجات الانتباه
+largest-mlp_hidden = التنشيطات المخفية في MLP
+largest-embedding_matrix = مصفوفة التضمين
+largest-residual = موتر من المسار المتبقي
+alloc-example = جرّب مثال nanoGPT (6.14 GiB على بطاقة 12 GB)
+alloc-legend-message = الأرقام الواردة في رسالة الخطأ
+alloc-legend-shape = ما تعرفه عن التدريب (اختياري)
+alloc-result-title = ما هو تخصيص { $size }
+alloc-none = لا يفسّر أيُّ موتر من نموذج لغوي هذا الحجمَ بالأشكال المعتادة. أدخِل حجم المفردات وطول السياق وحجم الدفعة إن كنت تعرفها.
+alloc-headline-logits = على الأرجح اللوجيتات بدقة 16 بت: { $formula } = { $size }.
+alloc-headline-logits_fp32 = على الأرجح نسخة fp32 من اللوجيتات التي تصنعها الإنتروبيا المتقاطعة: { $formula } = { $size }.
+alloc-headline-attention_scores = على الأرجح درجات الانتباه: { $formula } = { $size }.
+alloc-fits = في الذاكرة الحرة سيتسع مع batch_size ≤ { $batch }، أو مع block_size ≤ { $block }.
+alloc-fits-block-only = في الذاكرة الحرة لن يتسع إلا مع block_size ≤ { $block }.
+alloc-readings = ما يمكن أن يكونه هذا التخصيص
+alloc-col-tensor = الموتر
+alloc-col-shape = الحجم
+alloc-col-size = البايتات
+alloc-col-split = الدفعة × السياق
+alloc-col-fits = يتسع عند
+alloc-exceeds = أكبر من البطاقة
+alloc-kind-logits = اللوجيتات
+alloc-kind-logits_fp32 = اللوجيتات، نسخة fp32
+alloc-kind-attention_scores = درجات الانتباه
+alloc-open-training = قدّر التدريب كله بهذه الأحجام
+fig-requested = المطلوب
+fig-free = الحر
+fig-reserved-unallocated = محجوز لدى PyTorch وغير مخصَّص
+fig-allocated = مخصَّص لدى PyTorch
+fig-process = مستخدم من هذه العملية
+fig-process-other = بقية هذه العملية (سياق CUDA)
+fig-others = مستخدم من عمليات أخرى
+fig-used = مستخدم
+fig-capacity = السعة
+fig-picture = البطاقة لحظة فشل التخصيص، والطلب تحتها
+fig-picture-caption = في الأعلى: ذاكرة البطاقة. في الأسفل: الطلب، بدءًا من أول الذاكرة الحرة — ما تجاوز الخط المتقطع لا يتسع.
+fig-table = الأرقام
+
+## البحث والنتائج
+search-title = بحث
+search-results-for = نتائج «{ $query }»
+search-none = لم يُعثر على شيء. جرّب كلمات أخرى، أو الصق الخطأ كاملًا:
+search-in = مقالات باللغة
+search-hint = اكتب بضع كلمات بأي لغة، أو جزءًا من رسالة خطأ.
+search-too-long = الاستعلام طويل جدًا؛ ابحث ببضع كلمات، أو الصق الخطأ كاملًا في الصفحة الرئيسية.
+match-title = التشخيص والحلول
+match-diagnosis = التشخيص: { $kind }
+match-where = أين وقع الخطأ
+match-fixes = الحلول
+match-none = لا توجد مقالة تطابق هذا النص بعد. جرّب البحث ببضع كلمات من الخطأ.
+match-open-calculator = افتح الحاسبة بهذه الأرقام
+match-your-paste = النص الذي لصقته
+match-again = ابحث من جديد
+match-empty = الصق خطأً أو اكتب بضع كلمات أولًا.
+match-too-long = النص طويل جدًا: 256 KiB على الأكثر. احتفظ بنهاية التتبّع، حيث يقع الخطأ.
+hit-section = الحل في قسم:
+hit-also-in = متوفرة أيضًا بـ:
+kind-cuda_oom = نفاد ذاكرة CUDA
+kind-mps_oom = نفاد ذاكرة MPS (معالج Apple الرسومي)
+kind-cpu_oom = نفاد ذاكرة الحاسوب (RAM)
+kind-cuda_error = خطأ CUDA
+kind-python_exception = خطأ Python
+kind-unknown = لم يُتعرَّف على خطأ معروف
+
+## الأخطاء
+error-404-title = الصفحة غير موجودة
+error-404-text = لا توجد صفحة بهذا العنوان. ربما نُقلت المقالة؛ ابحث عنها أو الصق الخطأ.
+error-500-title = حدث خطأ ما
+error-500-text = تعذّر على الخادم عرض هذه الصفحة. سُجّلت المشكلة؛ حاول مرة أخرى بعد قليل.
+error-back-home = العودة إلى مربع اللصق
+
+## الوحدات (بعد العدد ومسافة غير فاصلة)
+number-unit = { $number } { $unit }
+unit-b = B
+unit-kib = KiB
+unit-mib = MiB
+unit-gib = GiB
+unit-tib = TiB
+unit-million = مليون

@@ -1,1 +1,230 @@
-# Interface strings (pages).
+# Interface strings (pages). Ids are shared by every language; English is the fallback.
+
+## Frame
+skip-to-content = Skip to content
+nav-main = Main menu
+nav-paste = Paste an error
+nav-search = Search
+nav-articles = Articles
+nav-calculators = Calculators
+nav-language = Language
+footer-about = ilaj (علاج · इलाज) means “remedy”: fixes for neural-network training errors in Arabic, Hindi and French.
+footer-api = The same answers as JSON, for chatbots and scripts:
+label-value = { $label }: { $value }
+yes = yes
+no = no
+
+## Home
+home-title = What went wrong?
+home-lead = Paste the error your training printed — the whole traceback or just one line — or describe the problem in your own words.
+home-paste-label = Your error, or a description
+home-paste-placeholder = Paste your error or describe it
+home-submit = Find the fix
+home-privacy = Nothing you paste is stored.
+home-examples = Examples
+home-example-oom = CUDA out of memory while training (nanoGPT)
+home-example-assert = CUDA device-side assert
+home-example-dataloader = DataLoader worker killed by a bus error
+home-example-device = Tensors on two devices
+home-example-words = A question in your own words
+home-example-words-text = GPU memory is still used after my script ends
+home-search-title = Search the articles
+home-more = More
+home-topics = All articles, by topic
+
+## Search
+search-label = Words or an error message
+search-submit = Search
+
+## Articles
+articles-title = Articles by topic
+articles-all = All articles
+articles-tagged = Articles tagged “{ $tag }”
+articles-none = No article here yet.
+articles-count = { $count ->
+    [one] One article
+   *[other] { $count } articles
+}
+topic-memory = Out of memory and GPU memory
+topic-data = Loading data
+topic-distributed = Several GPUs and distributed training
+topic-precision = Precision and number types
+topic-cuda = CUDA errors
+topic-other = Other errors
+article-contents = Contents
+article-other-languages = In other languages
+article-calculators = Calculators for this problem
+article-errors = Error messages this article fixes
+article-tags = Tags
+article-updated = Updated { $date }
+article-fallback = This article is not yet available in { $lang }; here it is in { $other }.
+hit-fallback = Shown in { $other }: no translation yet.
+
+## Calculators
+calc-index-title = GPU memory calculators
+calc-title-training-memory = Training memory calculator
+calc-title-allocation = “Tried to allocate” calculator
+calc-lead-training-memory = How much GPU memory will a nanoGPT-style training run take, and which batch size fits your card?
+calc-lead-allocation = Which tensor is the allocation your error names, and at which batch or block size would it fit?
+calc-presets-model = Models
+calc-presets-card = GPUs
+calc-legend-model = Model
+calc-legend-training = Training
+calc-legend-implementation = Implementation
+calc-legend-gpu = GPU
+calc-compute = Compute
+calc-results = Estimate
+calc-fits-yes = Fits on this GPU
+calc-fits-no = Does not fit on this GPU
+calc-parameters = Parameters (as nanoGPT prints them)
+calc-peak-allocated = Peak allocated by PyTorch
+calc-reserved = Reserved by PyTorch’s allocator
+calc-nvidia-smi = Shown by nvidia-smi
+calc-gpu-memory = GPU memory
+calc-gpu = GPU
+calc-largest-allocation = Largest single allocation
+calc-max-batch = Largest batch_size that fits
+calc-suggestion = To keep the effective batch of { $effective } sequences: batch_size { $batch } × gradient_accumulation_steps { $steps }.
+calc-components = Memory at the peak, by component
+calc-chart-breakdown = Memory at the peak, against the GPU’s capacity
+calc-chart-batch = Memory shown by nvidia-smi, against batch_size (the large dot is yours)
+calc-limits = An estimate for one GPU, calibrated on measured runs (within 15 % on them). Other processes on the GPU, DDP and FSDP are not counted.
+calc-api = The same estimate from the API
+calc-error-missing_field = This field is required.
+calc-error-out_of_range = This value is out of range.
+calc-error-not_divisible = n_embd must be a multiple of n_head.
+calc-error-invalid_field = This value is not valid here.
+calc-error-unknown_field = Unknown field.
+field-n_layer = Layers
+field-n_head = Attention heads
+field-n_embd = Embedding width
+field-vocab_size = Vocabulary size
+field-block_size = Context length (tokens)
+field-bias = Biases in Linear and LayerNorm
+field-tied_embeddings = Tied input and output embeddings
+field-batch_size = Batch size
+field-gradient_accumulation_steps = Gradient accumulation steps
+field-precision = Precision
+field-optimizer = Optimizer
+field-phase = Phase
+field-dropout = Dropout
+field-attention = Attention
+field-layer_ops = LayerNorm and GELU
+field-compile = torch.compile
+field-activation_checkpointing = Activation checkpointing
+field-gpu_memory_gib = GPU memory (GiB)
+field-tried_to_allocate_bytes = Tried to allocate
+field-total_capacity_bytes = Total capacity
+field-free_bytes = Free
+field-reserved_unallocated_bytes = Reserved by PyTorch but unallocated
+field-process_in_use_bytes = In use by this process
+opt-fp32 = fp32 — everything in 32 bits
+opt-amp_bf16 = amp_bf16 — autocast to bfloat16
+opt-amp_fp16 = amp_fp16 — autocast to float16
+opt-pure_bf16 = pure_bf16 — model in bfloat16
+opt-adamw = AdamW
+opt-adamw_fused = AdamW (fused)
+opt-sgd_momentum = SGD with momentum
+opt-sgd = SGD
+opt-flash = flash / SDPA
+opt-manual = written out (manual)
+opt-native = native (nn.LayerNorm, nn.GELU)
+opt-scratch = written from scratch
+opt-train = training
+opt-eval = evaluation
+comp-weights = Weights
+comp-gradients = Gradients
+comp-optimizer_state = Optimizer state
+comp-autocast_weight_copies = 16-bit copies of the weights (autocast)
+comp-attention_mask_buffers = Attention mask buffers
+comp-activations = Activations saved for backward
+comp-attention_scores = Attention scores
+comp-logits_and_loss = Logits and loss buffers
+comp-backward_temporaries = Backward temporaries
+comp-optimizer_temporaries = Optimizer temporaries
+comp-allocator_slack = Allocator slack (reserved, unused)
+comp-cuda_context = CUDA context
+phase-backward = at the start of the backward pass
+phase-optimizer_step = during the optimizer step
+phase-forward = during the forward pass
+largest-cross_entropy_fp32 = the fp32 copy of the logits for cross-entropy
+largest-logits = the logits
+largest-attention_scores = the attention scores
+largest-mlp_hidden = the MLP’s hidden activations
+largest-embedding_matrix = the embedding matrix
+largest-residual = a residual-stream tensor
+alloc-example = Try the example from nanoGPT (6.14 GiB on a 12 GB card)
+alloc-legend-message = Figures from the error message
+alloc-legend-shape = What you know about the run (optional)
+alloc-result-title = What the { $size } allocation is
+alloc-none = No tensor of a language model explains this size with usual shapes. Give the vocabulary, block and batch size if you know them.
+alloc-headline-logits = Most likely the logits in 16 bits: { $formula } = { $size }.
+alloc-headline-logits_fp32 = Most likely the fp32 copy of the logits that cross-entropy makes: { $formula } = { $size }.
+alloc-headline-attention_scores = Most likely the attention scores: { $formula } = { $size }.
+alloc-fits = In the free memory it would fit with batch_size ≤ { $batch }, or with block_size ≤ { $block }.
+alloc-fits-block-only = In the free memory it would fit only with block_size ≤ { $block }.
+alloc-readings = What this allocation can be
+alloc-col-tensor = Tensor
+alloc-col-shape = Size
+alloc-col-size = Bytes
+alloc-col-split = batch × block
+alloc-col-fits = Would fit at
+alloc-exceeds = larger than the GPU
+alloc-kind-logits = Logits
+alloc-kind-logits_fp32 = Logits, fp32 copy
+alloc-kind-attention_scores = Attention scores
+alloc-open-training = Estimate the whole run with these sizes
+fig-requested = Requested
+fig-free = Free
+fig-reserved-unallocated = Reserved by PyTorch but unallocated
+fig-allocated = Allocated by PyTorch
+fig-process = In use by this process
+fig-process-other = Rest of this process (CUDA context)
+fig-others = Used by other processes
+fig-used = In use
+fig-capacity = Capacity
+fig-picture = The GPU when the allocation failed, and the request below it
+fig-picture-caption = Top: the GPU’s memory. Below: the request, starting where the free memory starts — past the dashed line it does not fit.
+fig-table = The figures
+
+## Search and results
+search-title = Search
+search-results-for = Results for “{ $query }”
+search-none = Nothing found. Try other words, or paste the whole error:
+search-in = Articles in
+search-hint = Type a few words in any language, or part of an error message.
+search-too-long = The query is too long; search with a few words, or paste the whole error on the home page.
+match-title = Diagnosis and fixes
+match-diagnosis = Diagnosis: { $kind }
+match-where = Where it happened
+match-fixes = Fixes
+match-none = No article matches this text yet. Try the search with a few words from the error.
+match-open-calculator = Open the calculator with these figures
+match-your-paste = Your paste
+match-again = Search again
+match-empty = Paste an error or type a few words first.
+match-too-long = The text is too long: at most 256 KiB. Keep the end of the traceback, where the error is.
+hit-section = The fix is in:
+hit-also-in = Also in:
+kind-cuda_oom = CUDA out of memory
+kind-mps_oom = MPS (Apple GPU) out of memory
+kind-cpu_oom = Computer memory (RAM) exhausted
+kind-cuda_error = CUDA error
+kind-python_exception = Python error
+kind-unknown = No known error recognised
+
+## Errors
+error-404-title = Page not found
+error-404-text = There is no page at this address. The article may have moved; search for it, or paste your error.
+error-500-title = Something went wrong
+error-500-text = The server could not show this page. The problem has been logged; please try again in a moment.
+error-back-home = Back to the paste box
+
+## Units (after a number and a no-break space)
+number-unit = { $number } { $unit }
+unit-b = B
+unit-kib = KiB
+unit-mib = MiB
+unit-gib = GiB
+unit-tib = TiB
+unit-million = M

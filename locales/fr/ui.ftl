@@ -1,1 +1,230 @@
-# Interface strings (pages).
+# Chaînes de l’interface (pages).
+
+## Cadre
+skip-to-content = Aller au contenu
+nav-main = Menu principal
+nav-paste = Coller une erreur
+nav-search = Rechercher
+nav-articles = Articles
+nav-calculators = Calculateurs
+nav-language = Langue
+footer-about = ilaj (علاج · इलाज) veut dire « remède » : des solutions aux erreurs d’entraînement des réseaux de neurones, en arabe, en hindi et en français.
+footer-api = Les mêmes réponses en JSON, pour les chatbots et les scripts :
+label-value = { $label } : { $value }
+yes = oui
+no = non
+
+## Accueil
+home-title = Qu’est-ce qui ne va pas ?
+home-lead = Collez l’erreur affichée par votre entraînement — la trace complète ou une seule ligne — ou décrivez le problème avec vos mots.
+home-paste-label = Votre erreur, ou une description
+home-paste-placeholder = Collez votre erreur ou décrivez-la
+home-submit = Trouver la solution
+home-privacy = Rien de ce que vous collez n’est conservé.
+home-examples = Exemples
+home-example-oom = CUDA à court de mémoire pendant l’entraînement (nanoGPT)
+home-example-assert = Assertion côté GPU (device-side assert)
+home-example-dataloader = Worker du DataLoader tué par une erreur de bus
+home-example-device = Tenseurs sur deux périphériques
+home-example-words = Une question avec vos mots
+home-example-words-text = la mémoire GPU reste occupée après la fin du script
+home-search-title = Rechercher dans les articles
+home-more = Aller plus loin
+home-topics = Tous les articles, par thème
+
+## Recherche
+search-label = Des mots ou un message d’erreur
+search-submit = Rechercher
+
+## Articles
+articles-title = Articles par thème
+articles-all = Tous les articles
+articles-tagged = Articles avec l’étiquette « { $tag } »
+articles-none = Pas encore d’article ici.
+articles-count = { $count ->
+    [one] Un article
+   *[other] { $count } articles
+}
+topic-memory = Mémoire insuffisante et mémoire GPU
+topic-data = Chargement des données
+topic-distributed = Plusieurs GPU et entraînement distribué
+topic-precision = Précision et types numériques
+topic-cuda = Erreurs CUDA
+topic-other = Autres erreurs
+article-contents = Sommaire
+article-other-languages = Dans d’autres langues
+article-calculators = Calculateurs pour ce problème
+article-errors = Messages d’erreur traités par cet article
+article-tags = Étiquettes
+article-updated = Mis à jour le { $date }
+article-fallback = Cet article n’existe pas encore en { $lang } ; le voici en { $other }.
+hit-fallback = Affiché en { $other } : pas encore de traduction.
+
+## Calculateurs
+calc-index-title = Calculateurs de mémoire GPU
+calc-title-training-memory = Calculateur de mémoire d’entraînement
+calc-title-allocation = Calculateur « Tried to allocate »
+calc-lead-training-memory = Combien de mémoire GPU prendra un entraînement de type nanoGPT, et quelle taille de lot tient sur votre carte ?
+calc-lead-allocation = Quel tenseur est l’allocation citée par votre erreur, et à quelle taille de lot ou de contexte tiendrait-elle ?
+calc-presets-model = Modèles
+calc-presets-card = GPU
+calc-legend-model = Modèle
+calc-legend-training = Entraînement
+calc-legend-implementation = Implémentation
+calc-legend-gpu = GPU
+calc-compute = Calculer
+calc-results = Estimation
+calc-fits-yes = Tient sur ce GPU
+calc-fits-no = Ne tient pas sur ce GPU
+calc-parameters = Paramètres (comme nanoGPT les affiche)
+calc-peak-allocated = Pic alloué par PyTorch
+calc-reserved = Réservé par l’allocateur de PyTorch
+calc-nvidia-smi = Affiché par nvidia-smi
+calc-gpu-memory = Mémoire du GPU
+calc-gpu = GPU
+calc-largest-allocation = Plus grosse allocation
+calc-max-batch = Plus grand batch_size qui tient
+calc-suggestion = Pour garder le lot effectif de { $effective } séquences : batch_size { $batch } × gradient_accumulation_steps { $steps }.
+calc-components = Mémoire au pic, par composant
+calc-chart-breakdown = Mémoire au pic, face à la capacité du GPU
+calc-chart-batch = Mémoire affichée par nvidia-smi selon batch_size (le gros point est le vôtre)
+calc-limits = Estimation pour un seul GPU, calibrée sur des mesures réelles (à 15 % près sur celles-ci). Les autres processus du GPU, DDP et FSDP ne sont pas comptés.
+calc-api = La même estimation par l’API
+calc-error-missing_field = Ce champ est obligatoire.
+calc-error-out_of_range = Cette valeur est hors limites.
+calc-error-not_divisible = n_embd doit être un multiple de n_head.
+calc-error-invalid_field = Cette valeur n’est pas valable ici.
+calc-error-unknown_field = Champ inconnu.
+field-n_layer = Couches
+field-n_head = Têtes d’attention
+field-n_embd = Largeur des plongements
+field-vocab_size = Taille du vocabulaire
+field-block_size = Longueur de contexte (jetons)
+field-bias = Biais dans Linear et LayerNorm
+field-tied_embeddings = Plongements d’entrée et de sortie liés
+field-batch_size = Taille de lot
+field-gradient_accumulation_steps = Pas d’accumulation de gradient
+field-precision = Précision
+field-optimizer = Optimiseur
+field-phase = Phase
+field-dropout = Dropout
+field-attention = Attention
+field-layer_ops = LayerNorm et GELU
+field-compile = torch.compile
+field-activation_checkpointing = Recalcul des activations (checkpointing)
+field-gpu_memory_gib = Mémoire du GPU (Gio)
+field-tried_to_allocate_bytes = Tentative d’allocation
+field-total_capacity_bytes = Capacité totale
+field-free_bytes = Libre
+field-reserved_unallocated_bytes = Réservé par PyTorch mais non alloué
+field-process_in_use_bytes = Utilisé par ce processus
+opt-fp32 = fp32 — tout en 32 bits
+opt-amp_bf16 = amp_bf16 — autocast en bfloat16
+opt-amp_fp16 = amp_fp16 — autocast en float16
+opt-pure_bf16 = pure_bf16 — modèle en bfloat16
+opt-adamw = AdamW
+opt-adamw_fused = AdamW (fusionné)
+opt-sgd_momentum = SGD avec momentum
+opt-sgd = SGD
+opt-flash = flash / SDPA
+opt-manual = écrite à la main (manual)
+opt-native = natives (nn.LayerNorm, nn.GELU)
+opt-scratch = écrites à la main
+opt-train = entraînement
+opt-eval = évaluation
+comp-weights = Poids
+comp-gradients = Gradients
+comp-optimizer_state = État de l’optimiseur
+comp-autocast_weight_copies = Copies 16 bits des poids (autocast)
+comp-attention_mask_buffers = Tampons du masque d’attention
+comp-activations = Activations gardées pour la rétropropagation
+comp-attention_scores = Scores d’attention
+comp-logits_and_loss = Logits et tampons de la perte
+comp-backward_temporaries = Temporaires de la rétropropagation
+comp-optimizer_temporaries = Temporaires de l’optimiseur
+comp-allocator_slack = Marge de l’allocateur (réservée, inutilisée)
+comp-cuda_context = Contexte CUDA
+phase-backward = au début de la rétropropagation
+phase-optimizer_step = pendant le pas de l’optimiseur
+phase-forward = pendant la passe avant
+largest-cross_entropy_fp32 = la copie fp32 des logits pour l’entropie croisée
+largest-logits = les logits
+largest-attention_scores = les scores d’attention
+largest-mlp_hidden = les activations cachées du MLP
+largest-embedding_matrix = la matrice des plongements
+largest-residual = un tenseur du flux résiduel
+alloc-example = Essayer l’exemple de nanoGPT (6,14 Gio sur une carte de 12 Go)
+alloc-legend-message = Chiffres du message d’erreur
+alloc-legend-shape = Ce que vous savez de l’entraînement (facultatif)
+alloc-result-title = Ce qu’est l’allocation de { $size }
+alloc-none = Aucun tenseur d’un modèle de langage n’explique cette taille avec des formes courantes. Indiquez le vocabulaire, la longueur de contexte et la taille de lot si vous les connaissez.
+alloc-headline-logits = Très probablement les logits en 16 bits : { $formula } = { $size }.
+alloc-headline-logits_fp32 = Très probablement la copie fp32 des logits faite par l’entropie croisée : { $formula } = { $size }.
+alloc-headline-attention_scores = Très probablement les scores d’attention : { $formula } = { $size }.
+alloc-fits = Dans la mémoire libre, il tiendrait avec batch_size ≤ { $batch }, ou avec block_size ≤ { $block }.
+alloc-fits-block-only = Dans la mémoire libre, il ne tiendrait qu’avec block_size ≤ { $block }.
+alloc-readings = Ce que peut être cette allocation
+alloc-col-tensor = Tenseur
+alloc-col-shape = Taille
+alloc-col-size = Octets
+alloc-col-split = lot × contexte
+alloc-col-fits = Tiendrait avec
+alloc-exceeds = plus grand que le GPU
+alloc-kind-logits = Logits
+alloc-kind-logits_fp32 = Logits, copie fp32
+alloc-kind-attention_scores = Scores d’attention
+alloc-open-training = Estimer tout l’entraînement avec ces tailles
+fig-requested = Demandé
+fig-free = Libre
+fig-reserved-unallocated = Réservé par PyTorch mais non alloué
+fig-allocated = Alloué par PyTorch
+fig-process = Utilisé par ce processus
+fig-process-other = Reste de ce processus (contexte CUDA)
+fig-others = Utilisé par d’autres processus
+fig-used = Utilisé
+fig-capacity = Capacité
+fig-picture = Le GPU au moment de l’échec, et la demande en dessous
+fig-picture-caption = En haut : la mémoire du GPU. En dessous : la demande, à partir du début de la mémoire libre — au-delà du trait pointillé, elle ne tient pas.
+fig-table = Les chiffres
+
+## Recherche et résultats
+search-title = Rechercher
+search-results-for = Résultats pour « { $query } »
+search-none = Rien trouvé. Essayez d’autres mots, ou collez l’erreur complète :
+search-in = Articles en
+search-hint = Tapez quelques mots dans n’importe quelle langue, ou une partie d’un message d’erreur.
+search-too-long = La requête est trop longue ; cherchez avec quelques mots, ou collez l’erreur complète sur la page d’accueil.
+match-title = Diagnostic et solutions
+match-diagnosis = Diagnostic : { $kind }
+match-where = Où l’erreur s’est produite
+match-fixes = Solutions
+match-none = Aucun article ne correspond encore à ce texte. Essayez la recherche avec quelques mots de l’erreur.
+match-open-calculator = Ouvrir le calculateur avec ces chiffres
+match-your-paste = Votre texte
+match-again = Relancer la recherche
+match-empty = Collez d’abord une erreur ou tapez quelques mots.
+match-too-long = Le texte est trop long : 256 Kio au plus. Gardez la fin de la trace, là où se trouve l’erreur.
+hit-section = La solution est dans :
+hit-also-in = Aussi en :
+kind-cuda_oom = CUDA à court de mémoire
+kind-mps_oom = MPS (GPU Apple) à court de mémoire
+kind-cpu_oom = Mémoire de l’ordinateur (RAM) épuisée
+kind-cuda_error = Erreur CUDA
+kind-python_exception = Erreur Python
+kind-unknown = Aucune erreur connue reconnue
+
+## Erreurs
+error-404-title = Page introuvable
+error-404-text = Il n’y a pas de page à cette adresse. L’article a peut-être changé de place : cherchez-le, ou collez votre erreur.
+error-500-title = Un problème est survenu
+error-500-text = Le serveur n’a pas pu afficher cette page. Le problème est enregistré ; réessayez dans un instant.
+error-back-home = Retour à la zone de collage
+
+## Unités (après un nombre et une espace insécable)
+number-unit = { $number } { $unit }
+unit-b = o
+unit-kib = Kio
+unit-mib = Mio
+unit-gib = Gio
+unit-tib = Tio
+unit-million = M

@@ -19,6 +19,13 @@ pub enum ApiError {
         code: &'static str,
         message: String,
     },
+    /// One field of a request body is wrong: 422 with the field's name beside the code.
+    #[error("{message}")]
+    Field {
+        code: &'static str,
+        field: String,
+        message: String,
+    },
     #[error("internal error")]
     Internal(String),
 }
@@ -36,6 +43,7 @@ impl ApiError {
         match self {
             ApiError::NotFound(_) | ApiError::UnsupportedLanguage(_) => StatusCode::NOT_FOUND,
             ApiError::Invalid { status, .. } => *status,
+            ApiError::Field { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -44,7 +52,7 @@ impl ApiError {
         match self {
             ApiError::NotFound(_) => "not_found",
             ApiError::UnsupportedLanguage(_) => "unsupported_language",
-            ApiError::Invalid { code, .. } => code,
+            ApiError::Invalid { code, .. } | ApiError::Field { code, .. } => code,
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -56,12 +64,27 @@ impl From<crate::i18n::UnsupportedLanguage> for ApiError {
     }
 }
 
+impl From<crate::estimator::InvalidInput> for ApiError {
+    fn from(error: crate::estimator::InvalidInput) -> Self {
+        ApiError::Field {
+            code: error.code,
+            field: error.field.to_owned(),
+            message: error.message,
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if let ApiError::Internal(cause) = &self {
             tracing::error!(%cause, "request failed");
         }
-        let body = json!({"error": {"code": self.code(), "message": self.to_string()}});
+        let body = match &self {
+            ApiError::Field { field, .. } => {
+                json!({"error": {"code": self.code(), "message": self.to_string(), "field": field}})
+            }
+            _ => json!({"error": {"code": self.code(), "message": self.to_string()}}),
+        };
         (self.status(), Json(body)).into_response()
     }
 }

@@ -3,9 +3,12 @@
 
 mod articles;
 mod error;
+mod estimate;
 mod extract;
+mod format;
 mod lang;
 mod matching;
+mod pages;
 mod reload;
 mod state;
 
@@ -29,6 +32,10 @@ pub use state::AppState;
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+/// Pages load only their own files: no inline script, no other origin, no framing.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; \
+    frame-ancestors 'none'";
 
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -37,12 +44,30 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/articles/{lang}/{id}", get(articles::show))
         .route("/api/v1/match", post(matching::match_paste))
         .route("/api/v1/search", get(matching::search))
-        .fallback(not_found)
+        .route("/api/v1/estimate", post(estimate::estimate))
+        .route(
+            "/api/v1/allocation",
+            get(estimate::allocation_get).post(estimate::allocation_post),
+        )
+        .merge(pages::routes())
+        .fallback(pages::fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
         ))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -56,10 +81,6 @@ async fn healthz(
     axum::extract::State(state): axum::extract::State<AppState>,
 ) -> Json<serde_json::Value> {
     Json(json!({"status": "ok", "articles": state.library().len()}))
-}
-
-async fn not_found() -> ApiError {
-    ApiError::NotFound("no such endpoint".to_owned())
 }
 
 async fn method_not_allowed() -> ApiError {

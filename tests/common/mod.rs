@@ -103,3 +103,30 @@ pub fn copy_to_temp(from: &Path) -> tempfile::TempDir {
     }
     dir
 }
+
+/// A POST with any content type and raw body (for malformed-input tests).
+pub async fn post_raw(router: &Router, uri: &str, content_type: &str, body: &str) -> Reply {
+    send(
+        router,
+        Request::post(uri)
+            .header("content-type", content_type)
+            .body(Body::from(body.to_owned()))
+            .expect("valid request"),
+    )
+    .await
+}
+
+/// A POST of an HTML form (`application/x-www-form-urlencoded`), as a browser sends it.
+pub async fn post_form(router: &Router, uri: &str, fields: &[(&str, &str)]) -> Reply {
+    let body = serde_urlencoded::to_string(fields).expect("encodable form");
+    post_raw(router, uri, "application/x-www-form-urlencoded", &body).await
+}
+
+/// A GET with extra request headers (cookies, Accept-Language).
+pub async fn get_with(router: &Router, uri: &str, headers: &[(&str, &str)]) -> Reply {
+    let mut request = Request::get(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    send(router, request.body(Body::empty()).expect("valid request")).await
+}

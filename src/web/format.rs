@@ -1,0 +1,198 @@
+//! Numbers and sizes as each language writes them, and sizes as people type them.
+//!
+//! Digits stay Western in every language (they are what tracebacks and nvidia-smi print);
+//! the separators and the unit names change: `6.14 GiB` in English, `6,14 Gio` in French,
+//! Indian digit grouping (`12,35,87,328`) in Hindi. Unit names come from `ui.ftl`
+//! (`unit-gib`, …) so translators own them. Number and unit are joined by a no-break space
+//! so a line never splits them.
+
+use crate::i18n::{FluentArgs, Lang, messages};
+
+const KIB: u64 = 1 << 10;
+const MIB: u64 = 1 << 20;
+const GIB: u64 = 1 << 30;
+const TIB: u64 = 1 << 40;
+/// French groups thousands with a narrow no-break space.
+const NNBSP: char = '\u{202f}';
+
+/// Formats numbers for one language.
+#[derive(Debug, Clone, Copy)]
+pub struct NumberFormat {
+    lang: Lang,
+}
+
+impl NumberFormat {
+    pub fn new(lang: Lang) -> Self {
+        NumberFormat { lang }
+    }
+
+    fn decimal_separator(self) -> char {
+        match self.lang {
+            Lang::Fr => ',',
+            _ => '.',
+        }
+    }
+
+    fn group_separator(self) -> char {
+        match self.lang {
+            Lang::Fr => NNBSP,
+            _ => ',',
+        }
+    }
+
+    /// An integer with grouped digits: 65,536 · 65 536 · in Hindi 12,35,87,328.
+    pub fn int(self, n: u64) -> String {
+        let digits = n.to_string();
+        let sep = self.group_separator();
+        let bytes = digits.as_bytes();
+        let len = bytes.len();
+        let mut out = String::with_capacity(len + len / 2);
+        for (i, &d) in bytes.iter().enumerate() {
+            let left = len - i;
+            if i > 0 && self.group_here(left) {
+                out.push(sep);
+            }
+            out.push(char::from(d));
+        }
+        out
+    }
+
+    /// Whether a separator goes before a digit that has `left` digits from it to the end.
+    fn group_here(self, left: usize) -> bool {
+        match self.lang {
+            // Lakh and crore: the last three digits, then pairs.
+            Lang::Hi => left == 3 || (left > 3 && (left - 3).is_multiple_of(2)),
+            _ => left.is_multiple_of(3),
+        }
+    }
+
+    /// `x` with `decimals` digits after the separator (grouped integer part).
+    pub fn decimal(self, x: f64, decimals: usize) -> String {
+        if !x.is_finite() {
+            return "—".to_owned();
+        }
+        let text = format!("{:.*}", decimals, x.abs());
+        let (int_part, frac) = text.split_once('.').unwrap_or((&text, ""));
+        let int_value: u64 = int_part.parse().unwrap_or(0);
+        let mut out = String::new();
+        if x < 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') {
+            out.push('−');
+        }
+        out.push_str(&self.int(int_value));
+        if !frac.is_empty() {
+            out.push(self.decimal_separator());
+            out.push_str(frac);
+        }
+        out
+    }
+
+    /// A size as PyTorch prints it — two decimals in the largest binary unit that keeps the
+    /// number at least 1 — with the language's separator and unit name.
+    pub fn bytes(self, n: u64) -> String {
+        let (unit, id) = match n {
+            _ if n >= TIB => (TIB, "unit-tib"),
+            _ if n >= GIB => (GIB, "unit-gib"),
+            _ if n >= MIB => (MIB, "unit-mib"),
+            _ if n >= KIB => (KIB, "unit-kib"),
+            _ => return self.with_unit(&self.int(n), "unit-b"),
+        };
+        self.with_unit(&self.decimal(n as f64 / unit as f64, 2), id)
+    }
+
+    /// A size in GiB with `decimals` decimals (axis ticks: 4 GiB, 2.5 GiB).
+    pub fn gib_with(self, n: u64, decimals: usize) -> String {
+        self.with_unit(&self.decimal(n as f64 / GIB as f64, decimals), "unit-gib")
+    }
+
+    /// A parameter count in millions: 123.59 M.
+    pub fn millions(self, n: u64) -> String {
+        self.with_unit(&self.decimal(n as f64 / 1e6, 2), "unit-million")
+    }
+
+    /// `number-unit` of ui.ftl puts the two together (with a no-break space).
+    fn with_unit(self, number: &str, unit_id: &str) -> String {
+        let mut args = FluentArgs::new();
+        args.set("number", number.to_owned());
+        args.set("unit", messages().format(self.lang, unit_id, None));
+        messages().format(self.lang, "number-unit", Some(&args))
+    }
+}
+
+/// Reads a size as a person types it or PyTorch prints it: `6.14 GiB`, `6,14 Gio`,
+/// `512MiB`, `11.69 GB`, or plain bytes. Units are binary multiples, as PyTorch's are
+/// (its `GB` in MPS messages too); the arithmetic is the traceback parser's, exact to the
+/// byte. `None` if it is not a size.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let split = compact
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .unwrap_or(compact.len());
+    let (number, unit) = compact.split_at(split);
+    // A French decimal comma; a number with both separators is ambiguous, so refused.
+    if number.contains('.') && number.contains(',') {
+        return None;
+    }
+    let number = number.replacen(',', ".", 1);
+    let unit = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" | "o" | "bytes" | "octets" => "B",
+        "k" | "kb" | "kib" | "ko" | "kio" => "KiB",
+        "m" | "mb" | "mib" | "mo" | "mio" => "MiB",
+        "g" | "gb" | "gib" | "go" | "gio" => "GiB",
+        "t" | "tb" | "tib" | "to" | "tio" => "TiB",
+        _ => return None,
+    };
+    crate::traceback::size_to_bytes(&number, unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_printed_like_pytorch_in_each_language() {
+        let n = 6_592_774_799;
+        assert_eq!(NumberFormat::new(Lang::En).bytes(n), "6.14\u{a0}GiB");
+        assert_eq!(NumberFormat::new(Lang::Fr).bytes(n), "6,14\u{a0}Gio");
+        assert_eq!(
+            NumberFormat::new(Lang::En).bytes(35 * MIB),
+            "35.00\u{a0}MiB"
+        );
+        assert_eq!(NumberFormat::new(Lang::En).bytes(512), "512\u{a0}B");
+    }
+
+    #[test]
+    fn integers_are_grouped_per_language() {
+        assert_eq!(NumberFormat::new(Lang::En).int(123_587_328), "123,587,328");
+        assert_eq!(
+            NumberFormat::new(Lang::Fr).int(65_536),
+            "65\u{202f}536".to_owned()
+        );
+        assert_eq!(NumberFormat::new(Lang::Hi).int(123_587_328), "12,35,87,328");
+        assert_eq!(NumberFormat::new(Lang::Hi).int(1000), "1,000");
+        assert_eq!(NumberFormat::new(Lang::Ar).int(999), "999");
+        assert_eq!(NumberFormat::new(Lang::En).int(0), "0");
+    }
+
+    #[test]
+    fn decimals_use_the_language_separator() {
+        assert_eq!(
+            NumberFormat::new(Lang::Fr).decimal(1234.5, 1),
+            "1\u{202f}234,5"
+        );
+        assert_eq!(NumberFormat::new(Lang::En).decimal(-0.001, 2), "0.00");
+        assert_eq!(NumberFormat::new(Lang::En).decimal(f64::NAN, 2), "—");
+    }
+
+    #[test]
+    fn typed_sizes_are_read_in_any_common_form() {
+        assert_eq!(parse_size("6.14 GiB"), Some(6_592_774_799));
+        assert_eq!(parse_size("6,14 Gio"), Some(6_592_774_799));
+        assert_eq!(parse_size("512MiB"), Some(512 * MIB));
+        assert_eq!(parse_size("6592774799"), Some(6_592_774_799));
+        assert_eq!(parse_size("12 GB"), Some(12 * GIB));
+        assert_eq!(parse_size("lots"), None);
+        assert_eq!(parse_size("6.14 parsecs"), None);
+        assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size("99999999999999999999 TiB"), None);
+    }
+}

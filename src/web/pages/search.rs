@@ -1,0 +1,296 @@
+//! `/{lang}/search?q=` (typed words) and `/{lang}/match` (a pasted error: POST from the
+//! home page's form, or GET `?text=` from a link): the engine's answers as pages.
+
+use askama::Template;
+use axum::Form;
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Query, State};
+use axum::http::Uri;
+use axum::response::Response;
+use serde::Deserialize;
+
+use super::calculators::{GpuFigures, gpu_picture};
+use super::charts::Figure;
+use super::{PageError, PageLang, PageMeta, Ui, dir, isolate_figures, native_name, render};
+use crate::i18n::Lang;
+use crate::search::{Hit, MatchOutcome};
+use crate::web::{AppState, MAX_QUERY_BYTES, MAX_TEXT_BYTES};
+
+const RESULTS: usize = 5;
+const SEARCH_RESULTS: usize = 10;
+/// Innermost frames shown: where the error happened, not the whole stack.
+const FRAMES_SHOWN: usize = 4;
+
+/// A hit as a page shows it.
+pub struct HitView {
+    pub title: String,
+    pub summary: String,
+    pub url: String,
+    pub lang: &'static str,
+    pub dir: &'static str,
+    pub fallback_note: Option<String>,
+    pub section_title: Option<String>,
+    pub section_url: Option<String>,
+    pub snippet: String,
+    pub translations: Vec<(&'static str, &'static str, String)>,
+}
+
+fn hit_view(ui: &Ui, hit: &Hit) -> HitView {
+    HitView {
+        title: hit.title.clone(),
+        summary: hit.summary.clone(),
+        url: hit.url.clone(),
+        lang: hit.lang.code(),
+        dir: dir(hit.lang),
+        fallback_note: hit
+            .fallback
+            .then(|| ui.t1("hit-fallback", "other", native_name(hit.lang))),
+        section_title: hit.section.as_ref().map(|s| s.title.clone()),
+        section_url: hit.section.as_ref().map(|s| s.url.clone()),
+        snippet: hit.snippet.clone(),
+        translations: hit
+            .translations
+            .iter()
+            .map(|&l| {
+                (
+                    l.code(),
+                    native_name(l),
+                    format!("/{}/articles/{}", l.code(), hit.id),
+                )
+            })
+            .collect(),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct SearchParams {
+    q: Option<String>,
+    /// The language of the articles; the page's own by default.
+    #[serde(rename = "in")]
+    results_lang: Option<String>,
+}
+
+pub struct LangChoice {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub selected: bool,
+}
+
+#[derive(Template)]
+#[template(path = "search.html")]
+struct SearchPage<'a> {
+    ui: &'a Ui,
+    meta: &'a PageMeta,
+    query: String,
+    langs: Vec<LangChoice>,
+    error: Option<String>,
+    hits: Option<Vec<HitView>>,
+}
+
+pub async fn search(
+    PageLang(lang): PageLang,
+    State(state): State<AppState>,
+    Query(params): Query<SearchParams>,
+    uri: Uri,
+) -> Result<Response, PageError> {
+    let ui = Ui::new(lang);
+    let results_lang = params
+        .results_lang
+        .as_deref()
+        .and_then(|code| Lang::ALL.iter().copied().find(|l| l.code() == code))
+        .unwrap_or(lang);
+    let query = params.q.unwrap_or_default();
+    let (error, hits) = if query.len() > MAX_QUERY_BYTES {
+        (Some(ui.t("search-too-long")), None)
+    } else if query.trim().is_empty() {
+        (None, None)
+    } else {
+        let engine = state.engine();
+        let q = query.clone();
+        let found =
+            tokio::task::spawn_blocking(move || engine.search(&q, results_lang, SEARCH_RESULTS))
+                .await
+                .map_err(|e| PageError::Internal(lang, format!("search task: {e}")))?;
+        (None, Some(found.iter().map(|h| hit_view(&ui, h)).collect()))
+    };
+    let title = if query.trim().is_empty() || error.is_some() {
+        ui.t("search-title")
+    } else {
+        ui.t1("search-results-for", "query", &shorten(&query, 80))
+    };
+    let meta = PageMeta::new(&ui, title, "search", &uri);
+    let langs = Lang::ALL
+        .iter()
+        .map(|&l| LangChoice {
+            code: l.code(),
+            name: native_name(l),
+            selected: l == results_lang,
+        })
+        .collect();
+    render(
+        &ui,
+        &SearchPage {
+            ui: &ui,
+            meta: &meta,
+            query,
+            langs,
+            error,
+            hits,
+        },
+    )
+}
+
+fn shorten(text: &str, chars: usize) -> String {
+    let mut out: String = text.chars().take(chars).collect();
+    if text.chars().nth(chars).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+#[derive(Deserialize, Default)]
+pub struct MatchForm {
+    #[serde(default)]
+    text: String,
+}
+
+pub struct FrameView {
+    pub file: String,
+    pub line: String,
+    pub function: String,
+}
+
+pub struct DiagnosisView {
+    pub kind: String,
+    pub exception: Option<String>,
+    /// Sentences as HTML, figures isolated (see [`isolate_figures`]).
+    pub explanation: Vec<String>,
+    pub frames: Vec<FrameView>,
+    pub figures: Vec<(String, String)>,
+    pub picture: Option<Figure>,
+    pub calculator_url: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "match.html")]
+struct MatchPage<'a> {
+    ui: &'a Ui,
+    meta: &'a PageMeta,
+    text: String,
+    error: Option<String>,
+    diagnosis: Option<DiagnosisView>,
+    hits: Vec<HitView>,
+}
+
+pub async fn match_get(
+    PageLang(lang): PageLang,
+    State(state): State<AppState>,
+    Query(form): Query<MatchForm>,
+    uri: Uri,
+) -> Result<Response, PageError> {
+    match_page(lang, state, form.text, uri).await
+}
+
+pub async fn match_post(
+    PageLang(lang): PageLang,
+    State(state): State<AppState>,
+    uri: Uri,
+    form: Result<Form<MatchForm>, FormRejection>,
+) -> Result<Response, PageError> {
+    // A body that is not a form reads as an empty paste: the page asks for one.
+    let text = form.map(|Form(f)| f.text).unwrap_or_default();
+    match_page(lang, state, text, uri).await
+}
+
+async fn match_page(
+    lang: Lang,
+    state: AppState,
+    text: String,
+    uri: Uri,
+) -> Result<Response, PageError> {
+    let ui = Ui::new(lang);
+    let (error, outcome) = if text.len() > MAX_TEXT_BYTES {
+        (Some(ui.t("match-too-long")), None)
+    } else if text.trim().is_empty() {
+        (Some(ui.t("match-empty")), None)
+    } else {
+        let engine = state.engine();
+        let paste = text.clone();
+        let outcome =
+            tokio::task::spawn_blocking(move || engine.match_paste(&paste, lang, RESULTS))
+                .await
+                .map_err(|e| PageError::Internal(lang, format!("match task: {e}")))?;
+        (None, Some(outcome))
+    };
+    let mut meta = PageMeta::new(&ui, ui.t("match-title"), "paste", &uri);
+    // The switcher re-sends the paste with the form: the results of a POST cannot be
+    // reached by a link, and a long paste in four links would bloat the page.
+    meta.switch_form = Some("paste");
+    let (diagnosis, hits) = match &outcome {
+        Some(outcome) => (
+            Some(diagnosis_view(&ui, outcome)),
+            outcome.results.iter().map(|h| hit_view(&ui, h)).collect(),
+        ),
+        None => (None, Vec::new()),
+    };
+    render(
+        &ui,
+        &MatchPage {
+            ui: &ui,
+            meta: &meta,
+            text,
+            error,
+            diagnosis,
+            hits,
+        },
+    )
+}
+
+fn diagnosis_view(ui: &Ui, outcome: &MatchOutcome) -> DiagnosisView {
+    let d = &outcome.diagnosis;
+    let f = &d.facts;
+    let others = match (f.total_capacity_bytes, f.free_bytes, f.process_in_use_bytes) {
+        (Some(total), Some(free), Some(process)) => total.checked_sub(free + process),
+        _ => None,
+    };
+    let figures = [
+        ("fig-requested", f.tried_to_allocate_bytes),
+        ("fig-free", f.free_bytes),
+        ("fig-reserved-unallocated", f.reserved_unallocated_bytes),
+        ("fig-others", others.filter(|&o| o > 0)),
+        ("fig-process", f.process_in_use_bytes),
+        ("fig-allocated", f.allocated_by_pytorch_bytes),
+        ("fig-capacity", f.total_capacity_bytes),
+    ]
+    .into_iter()
+    .filter_map(|(id, value)| value.map(|v| (ui.t(id), ui.bytes(v))))
+    .collect();
+    let picture = gpu_picture(
+        ui,
+        &GpuFigures {
+            requested: f.tried_to_allocate_bytes,
+            total: f.total_capacity_bytes,
+            free: f.free_bytes,
+            process_in_use: f.process_in_use_bytes,
+            reserved_unallocated: f.reserved_unallocated_bytes,
+            allocated_by_pytorch: f.allocated_by_pytorch_bytes,
+        },
+    );
+    let skip = d.frames.len().saturating_sub(FRAMES_SHOWN);
+    DiagnosisView {
+        kind: ui.t(&format!("kind-{}", d.kind.as_str())),
+        exception: d.exception.clone(),
+        explanation: d.explanation.iter().map(|s| isolate_figures(s)).collect(),
+        frames: d.frames[skip..]
+            .iter()
+            .map(|frame| FrameView {
+                file: frame.file.clone(),
+                line: frame.line.map(|l| l.to_string()).unwrap_or_default(),
+                function: frame.function.clone(),
+            })
+            .collect(),
+        figures,
+        picture,
+        calculator_url: d.calculator_url.clone(),
+    }
+}
