@@ -4,6 +4,8 @@
 
 pub mod cli;
 pub mod content;
+pub mod db;
 pub mod estimator;
 pub mod i18n;
+pub mod traceback;
 pub mod web;

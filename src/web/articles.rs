@@ -1,6 +1,7 @@
 //! `GET /api/v1/articles` and `GET /api/v1/articles/{lang}/{id}`.
 
 use axum::Json;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
@@ -64,9 +65,10 @@ fn other_translations(translations: Vec<Lang>, own: Lang) -> Vec<Lang> {
 
 pub async fn list(
     State(state): State<AppState>,
-    Query(query): Query<ListQuery>,
+    query: Result<Query<ListQuery>, QueryRejection>,
     headers: HeaderMap,
 ) -> Result<Json<ArticleList>, ApiError> {
+    let Query(query) = query?;
     let lang = requested_lang(query.lang.as_deref(), &headers)?;
     let library = state.library();
     let articles = library

@@ -19,6 +19,9 @@ pub enum ApiError {
         code: &'static str,
         message: String,
     },
+    /// The database could not be reached or refused the work; the cause is logged.
+    #[error("the database is unavailable; try again later")]
+    StorageUnavailable(String),
     #[error("internal error")]
     Internal(String),
 }
@@ -36,6 +39,7 @@ impl ApiError {
         match self {
             ApiError::NotFound(_) | ApiError::UnsupportedLanguage(_) => StatusCode::NOT_FOUND,
             ApiError::Invalid { status, .. } => *status,
+            ApiError::StorageUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -45,6 +49,7 @@ impl ApiError {
             ApiError::NotFound(_) => "not_found",
             ApiError::UnsupportedLanguage(_) => "unsupported_language",
             ApiError::Invalid { code, .. } => code,
+            ApiError::StorageUnavailable(_) => "storage_unavailable",
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -56,10 +61,44 @@ impl From<crate::i18n::UnsupportedLanguage> for ApiError {
     }
 }
 
+impl From<crate::db::DbError> for ApiError {
+    fn from(error: crate::db::DbError) -> Self {
+        ApiError::StorageUnavailable(error.to_string())
+    }
+}
+
+/// A JSON body that could not be read: each cause gets its own code.
+impl From<axum::extract::rejection::JsonRejection> for ApiError {
+    fn from(rejection: axum::extract::rejection::JsonRejection) -> Self {
+        use axum::extract::rejection::JsonRejection as R;
+        let code = match &rejection {
+            R::JsonDataError(_) => "invalid_body",
+            R::JsonSyntaxError(_) => "invalid_json",
+            R::MissingJsonContentType(_) => "unsupported_media_type",
+            _ if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
+            _ => "invalid_body",
+        };
+        ApiError::invalid(rejection.status(), code, rejection.body_text())
+    }
+}
+
+/// A query string that could not be read (a mistyped or repeated parameter).
+impl From<axum::extract::rejection::QueryRejection> for ApiError {
+    fn from(rejection: axum::extract::rejection::QueryRejection) -> Self {
+        ApiError::invalid(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            rejection.body_text(),
+        )
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let ApiError::Internal(cause) = &self {
-            tracing::error!(%cause, "request failed");
+        match &self {
+            ApiError::Internal(cause) => tracing::error!(%cause, "request failed"),
+            ApiError::StorageUnavailable(cause) => tracing::error!(%cause, "database failed"),
+            _ => {}
         }
         let body = json!({"error": {"code": self.code(), "message": self.to_string()}});
         (self.status(), Json(body)).into_response()

@@ -1,9 +1,13 @@
 //! The HTTP layer: routes, extractors and error mapping. Domain work happens in the other
 //! modules; handlers only translate between HTTP and them.
 
+mod admin;
 mod articles;
+mod auth;
 mod error;
+mod feedback;
 mod lang;
+pub mod openapi;
 mod state;
 
 use std::net::SocketAddr;
@@ -11,15 +15,16 @@ use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::json;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+pub use auth::{DEFAULT_ANONYMOUS_PER_MINUTE, DEFAULT_KEY_PER_MINUTE, RateLimits};
 pub use error::ApiError;
-pub use state::AppState;
+pub use state::{AppState, Services};
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -30,8 +35,19 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/api/v1/articles", get(articles::list))
         .route("/api/v1/articles/{lang}/{id}", get(articles::show))
+        .route(
+            "/api/v1/articles/{lang}/{id}/feedback",
+            get(feedback::counts),
+        )
+        .route("/api/v1/feedback", post(feedback::create))
+        .route("/api/v1/openapi.json", get(openapi::serve))
+        .route("/admin/report", get(admin::report))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::api_guard,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -67,7 +83,9 @@ async fn method_not_allowed() -> ApiError {
 pub async fn serve(addr: SocketAddr, state: AppState) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     tracing::info!(addr = %listener.local_addr()?, "listening");
-    axum::serve(listener, router(state))
+    // The peer address keys the anonymous rate limit.
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal())
         .await
 }

@@ -1,6 +1,14 @@
 use std::sync::{Arc, RwLock};
 
+use tokio::sync::Semaphore;
+
+use super::auth::{Limiter, RateLimits};
 use crate::content::Library;
+use crate::db::{FeedbackCounts, QueryRecord, Store};
+
+/// Query records being written at once; past that, new ones are dropped (and logged) rather
+/// than queued, so a slow database never holds memory or requests hostage.
+const MAX_RECORDINGS_IN_FLIGHT: usize = 256;
 
 /// What every request reads. The library sits behind a lock so a reload can swap it whole
 /// while requests in flight keep the snapshot they started with.
@@ -11,13 +19,36 @@ pub struct AppState {
 
 struct Inner {
     library: RwLock<Arc<Library>>,
+    store: Option<Arc<dyn Store>>,
+    limiter: Option<Limiter>,
+    admin_token: Option<String>,
+    recordings: Arc<Semaphore>,
+}
+
+/// What a server adds to the library. The default (no database, no limits, no admin page) is
+/// what tests of the search and pages need.
+#[derive(Default)]
+pub struct Services {
+    pub store: Option<Arc<dyn Store>>,
+    /// `None`: no rate limiting.
+    pub rate_limits: Option<RateLimits>,
+    /// Token for `/admin/*`; `None` hides the admin pages.
+    pub admin_token: Option<String>,
 }
 
 impl AppState {
     pub fn new(library: Library) -> Self {
+        Self::with_services(library, Services::default())
+    }
+
+    pub fn with_services(library: Library, services: Services) -> Self {
         AppState {
             inner: Arc::new(Inner {
                 library: RwLock::new(Arc::new(library)),
+                store: services.store,
+                limiter: services.rate_limits.map(Limiter::new),
+                admin_token: services.admin_token.filter(|t| !t.is_empty()),
+                recordings: Arc::new(Semaphore::new(MAX_RECORDINGS_IN_FLIGHT)),
             }),
         }
     }
@@ -35,6 +66,49 @@ impl AppState {
         match self.inner.library.write() {
             Ok(mut guard) => *guard = fresh,
             Err(poisoned) => *poisoned.into_inner() = fresh,
+        }
+    }
+
+    pub fn store(&self) -> Option<&Arc<dyn Store>> {
+        self.inner.store.as_ref()
+    }
+
+    pub(crate) fn limiter(&self) -> Option<&Limiter> {
+        self.inner.limiter.as_ref()
+    }
+
+    pub(crate) fn admin_token(&self) -> Option<&str> {
+        self.inner.admin_token.as_deref()
+    }
+
+    /// Records a match or search in the background: the response never waits for it, and a
+    /// failure is logged, never returned. Without a database it does nothing.
+    pub fn record_query(&self, record: QueryRecord) {
+        let Some(store) = self.inner.store.clone() else {
+            return;
+        };
+        let Ok(permit) = Arc::clone(&self.inner.recordings).try_acquire_owned() else {
+            tracing::warn!("query log is falling behind; a query was not recorded");
+            return;
+        };
+        tokio::spawn(async move {
+            if let Err(error) = store.record_query(&record).await {
+                tracing::warn!(%error, "cannot record a query");
+            }
+            drop(permit);
+        });
+    }
+
+    /// Votes for an article group, for its page: `None` without a database or when it fails
+    /// (logged), so a page still renders.
+    pub async fn feedback_counts(&self, article: &str) -> Option<FeedbackCounts> {
+        let store = self.inner.store.as_ref()?;
+        match store.feedback_counts(article).await {
+            Ok(counts) => Some(counts),
+            Err(error) => {
+                tracing::warn!(%error, "cannot read feedback counts");
+                None
+            }
         }
     }
 }
