@@ -6,6 +6,8 @@ pub mod cli;
 pub mod content;
 pub mod db;
 pub mod estimator;
+pub mod eval;
 pub mod i18n;
+pub mod search;
 pub mod traceback;
 pub mod web;

@@ -19,7 +19,7 @@ async fn record(store: &dyn Store, fingerprint: Fingerprint, top: Option<(&str, 
         Endpoint::Match,
         Lang::Fr,
         fingerprint,
-        top,
+        top.map(|(id, score)| (id.to_owned(), score)),
         usize::from(top.is_some()),
         Duration::from_millis(2),
     );

@@ -30,7 +30,7 @@ fn query(text: &str, lang: Lang, top: Option<(&str, f64)>) -> QueryRecord {
         Endpoint::Match,
         lang,
         Fingerprint::of_paste(text),
-        top,
+        top.map(|(id, score)| (id.to_owned(), score)),
         usize::from(top.is_some()),
         Duration::from_millis(3),
     )

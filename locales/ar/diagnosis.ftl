@@ -1,1 +1,17 @@
-# Sentences of the diagnosis that explains the numbers of a pasted error.
+# جمل التشخيص الذي يشرح أرقام الخطأ الملصق.
+diag-request = حاول PyTorch حجز { $request } لموتر واحد.
+diag-capacity = سعة وحدة معالجة الرسومات الكلية { $total }، وكان الفارغ منها لحظتها { $free } فقط.
+diag-process = كانت هذه العملية تستخدم أصلًا { $process }، منها { $allocated } لموترات حية.
+diag-exceeds-capacity = الطلب أكبر من سعة وحدة معالجة الرسومات كلها ({ $total })، فلن يفيد أي إعداد للمخصِّص. يجب تصغير الموتر نفسه: دفعة أصغر أو تسلسل أقصر أو مفردات أقل.
+diag-fragmentation = كان PyTorch يحتفظ بـ { $unallocated } محجوزة غير مستخدمة. مع الذاكرة الفارغة كان ذلك سيكفي، لكن ليس في قطعة واحدة: الذاكرة مجزأة. ضبط PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True قبل التشغيل يحل ذلك عادةً.
+diag-fragmentation-already-set = يظهر في النص أن المقاطع القابلة للتوسع مفعلة أصلًا، فالهدر الباقي سببه موترات متفاوتة الأحجام: صغّر الدفعة أو طول التسلسل بدلًا من ذلك.
+diag-not-fragmentation = لم يكن المحجوز غير المستخدم سوى { $unallocated }، فليست المشكلة تجزئة: التشغيل يحتاج ذاكرة أكثر مما بقي في وحدة معالجة الرسومات.
+diag-others = نحو { $others } من ذاكرة وحدة معالجة الرسومات تشغلها عمليات أخرى غير هذه. تحقق بالأمر nvidia-smi وأوقف ما لا تحتاجه.
+diag-logits = { $request } هو حجم المخرجات logits بالضبط: { $rows } صفًا ({ $batch } تسلسلًا × { $block } رمزًا) × { $vocab } مدخلًا في المفردات × { $bytes } بايت ({ $dtype }).
+diag-logits-fp32 = { $request } هو بالضبط نسخة fp32 من logits التي تصنعها دالة cross-entropy: { $rows } صفًا ({ $batch } تسلسلًا × { $block } رمزًا) × { $vocab } مدخلًا في المفردات × 4 بايت.
+diag-attention = { $request } يطابق درجات الانتباه: { $batch } تسلسلًا × { $heads } رأسًا × { $block } × { $block } رمزًا × { $bytes } بايت.
+diag-fits-batch = بحجم دفعة { $batch } يتسع هذا الموتر وحده في الذاكرة الفارغة.
+diag-mps = كان في واجهة MPS { $allocated } محجوزة و{ $other } في حجوزات أخرى، والحد الأقصى { $max }؛ كان الطلب الجديد سيتجاوز هذا الحد.
+diag-cpu = عجزت ذاكرة الحاسوب العشوائية (وليست وحدة معالجة الرسومات) عن توفير { $request }.
+diag-cpu-unknown = نفدت ذاكرة الحاسوب العشوائية (وليست ذاكرة وحدة معالجة الرسومات).
+diag-cuda-error-oom = الرسالة "CUDA error: out of memory" تعني أن الذاكرة طُلبت خارج مخصِّص PyTorch (سياق CUDA أو cuBLAS أو NCCL)، وكانت وحدة معالجة الرسومات ممتلئة أصلًا.

@@ -1,1 +1,17 @@
-# Sentences of the diagnosis that explains the numbers of a pasted error.
+# Phrases du diagnostic qui explique les chiffres d'une erreur collée.
+diag-request = PyTorch a tenté d'allouer { $request } pour un seul tenseur.
+diag-capacity = Le GPU dispose de { $total } au total, dont { $free } étaient libres à ce moment-là.
+diag-process = Ce processus occupait déjà { $process }, dont { $allocated } pour des tenseurs vivants.
+diag-exceeds-capacity = La demande dépasse la capacité totale du GPU ({ $total }) : aucun réglage de l'allocateur n'y changera rien. C'est le tenseur lui-même qu'il faut réduire : un batch plus petit, une séquence plus courte ou un vocabulaire plus petit.
+diag-fragmentation = PyTorch gardait { $unallocated } réservés mais inutilisés. Avec la mémoire libre, cela aurait suffi, mais pas d'un seul tenant : la mémoire est fragmentée. Définir PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True avant le lancement règle en général le problème.
+diag-fragmentation-already-set = Votre texte montre que les segments extensibles sont déjà activés : le gaspillage restant vient de tenseurs de tailles très variées, réduisez plutôt le batch ou la longueur de séquence.
+diag-not-fragmentation = Seuls { $unallocated } étaient réservés sans être utilisés : ce n'est donc pas de la fragmentation, l'exécution demande plus de mémoire qu'il n'en restait sur le GPU.
+diag-others = Environ { $others } du GPU sont occupés par d'autres processus que celui-ci. Vérifiez avec nvidia-smi et arrêtez ce dont vous n'avez pas besoin.
+diag-logits = { $request } correspond exactement à la taille des logits : { $rows } lignes ({ $batch } séquences × { $block } tokens) × { $vocab } entrées de vocabulaire × { $bytes } octets ({ $dtype }).
+diag-logits-fp32 = { $request } correspond exactement à la copie fp32 des logits que fait l'entropie croisée : { $rows } lignes ({ $batch } séquences × { $block } tokens) × { $vocab } entrées de vocabulaire × 4 octets.
+diag-attention = { $request } correspond aux scores d'attention : { $batch } séquences × { $heads } têtes × { $block } × { $block } tokens × { $bytes } octets.
+diag-fits-batch = Avec une taille de batch de { $batch }, ce tenseur seul tiendrait dans la mémoire libre.
+diag-mps = Le backend MPS avait { $allocated } alloués et { $other } d'autres allocations, pour une limite de { $max } ; la nouvelle demande aurait dépassé cette limite.
+diag-cpu = La mémoire vive de l'ordinateur (pas le GPU) n'a pas pu fournir { $request }.
+diag-cpu-unknown = La mémoire vive de l'ordinateur (pas le GPU) est épuisée.
+diag-cuda-error-oom = « CUDA error: out of memory » signifie que la mémoire a été demandée hors de l'allocateur de PyTorch (contexte CUDA, cuBLAS, NCCL) : le GPU était déjà plein à ce moment-là.

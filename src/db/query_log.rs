@@ -58,6 +58,25 @@ impl Fingerprint {
         }
     }
 
+    /// The fingerprint from the search engine's grouping key (`MatchOutcome::fingerprint`,
+    /// `kind|exception|message`), so a match need not be parsed twice.
+    pub fn from_key(key: &str) -> Fingerprint {
+        let mut parts = key.splitn(3, '|');
+        let mut next = || parts.next().unwrap_or_default().to_owned();
+        let kind = next();
+        let exception = next();
+        let message = next();
+        Fingerprint {
+            kind: if kind.is_empty() {
+                traceback::ErrorKind::Unknown.as_str().to_owned()
+            } else {
+                kind
+            },
+            exception,
+            message,
+        }
+    }
+
     /// The fingerprint of a pasted text.
     pub fn of_paste(text: &str) -> Fingerprint {
         Fingerprint::from_parsed(&traceback::parse(text))
@@ -99,7 +118,7 @@ impl QueryRecord {
         endpoint: Endpoint,
         lang: Lang,
         fingerprint: Fingerprint,
-        top: Option<(&str, f64)>,
+        top: Option<(String, f64)>,
         result_count: usize,
         latency: Duration,
     ) -> QueryRecord {
@@ -108,7 +127,7 @@ impl QueryRecord {
             endpoint,
             lang,
             fingerprint,
-            top: top.map(|(id, score)| (id.to_owned(), score)),
+            top,
             result_count: u32::try_from(result_count).unwrap_or(u32::MAX),
             latency_ms: u64::try_from(latency.as_millis()).unwrap_or(u64::MAX),
             created_at: super::now_ms(),
@@ -177,6 +196,20 @@ mod tests {
     fn a_search_for_an_error_line_is_fingerprinted_as_the_error() {
         let fp = Fingerprint::of_search("RuntimeError: CUDA error: device-side assert triggered");
         assert_eq!(fp.kind, "cuda_error");
+    }
+
+    #[test]
+    fn the_engine_key_gives_the_same_fingerprint_as_parsing() {
+        let paste = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB | odd";
+        let parsed = traceback::parse(paste);
+        let key = format!(
+            "{}|{}|{}",
+            parsed.kind.as_str(),
+            parsed.exception.as_deref().unwrap_or(""),
+            parsed.fingerprint_message.as_deref().unwrap_or("")
+        );
+        assert_eq!(Fingerprint::from_key(&key), Fingerprint::of_paste(paste));
+        assert_eq!(Fingerprint::from_key("").kind, "unknown");
     }
 
     #[test]

@@ -37,14 +37,15 @@ static CUDA_ERROR: LazyLock<Regex> = LazyLock::new(|| {
         r"|cudaruntimeerror|cuda_error_|cudakernelerrorsmightbeasynchronouslyreported",
         r"|watchdogcaughtcollectiveoperationtimeout|ncclerror|nccl_error|ncclunhandledcudaerror",
         r"|ncclsystemerror|ncclinternalerror|ncclinvalidusage|ncclremoteerror|distbackenderror",
-        r"|isnotcompatiblewiththecurrentpytorchinstallation|\.cu:\d+:.{0,400}assertion.{0,400}failed",
+        r"|isnotcompatiblewiththecurrentpytorchinstallation",
     ))
     .expect("valid regex")
 });
 
-/// A shell's or the kernel's report that the process was killed (bash, zsh, macOS).
+/// A shell's report that the process was killed (bash, macOS; zsh's `[1]    4242 killed …`,
+/// whose `[1]` the log-prefix stripping may already have removed).
 static KILLED_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:Killed(?:\s*:\s*9)?(?:\s.{0,200})?|\[\d+\]\s+\d+\s+killed\s.{0,300})$")
+    Regex::new(r"^\s*(?:Killed(?:\s*:\s*9)?(?:\s.*)?|(?:\[[0-9]+\]\s+)?[0-9]+\s+killed\s.*)$")
         .expect("valid regex")
 });
 
@@ -63,16 +64,23 @@ pub(super) fn specific_kind(
     }
     if CPU_OOM.is_match(lower)
         || lines.iter().any(|l| is_killed_line(&l.text))
-        || exception_names.iter().any(|n| *n == "MemoryError")
+        || exception_names.contains(&"MemoryError")
     {
         return Some(ErrorKind::CpuOom);
     }
-    if CUDA_ERROR.is_match(lower) {
+    if CUDA_ERROR.is_match(lower) || lines.iter().any(|l| is_kernel_assert_line(&l.text)) {
         return Some(ErrorKind::CudaError);
     }
     None
 }
 
+/// A CUDA kernel's failed assertion (`….cu:108: kernel: block: [0,0,0] … Assertion `…` failed.`),
+/// printed before "device-side assert triggered".
+fn is_kernel_assert_line(text: &str) -> bool {
+    text.contains(".cu:") && text.contains("Assertion") && text.contains("failed")
+}
+
+/// Only short lines: a long one merely starting with "Killed" is prose.
 pub(super) fn is_killed_line(text: &str) -> bool {
     text.len() < 400 && KILLED_LINE.is_match(text)
 }
@@ -84,7 +92,7 @@ pub(super) fn line_shows(kind: ErrorKind, text: &str) -> bool {
         ErrorKind::MpsOom => MPS_OOM.is_match(&lower),
         ErrorKind::CudaOom => CUDA_OOM.is_match(&lower),
         ErrorKind::CpuOom => CPU_OOM.is_match(&lower) || is_killed_line(text),
-        ErrorKind::CudaError => CUDA_ERROR.is_match(&lower),
+        ErrorKind::CudaError => CUDA_ERROR.is_match(&lower) || is_kernel_assert_line(text),
         ErrorKind::PythonException | ErrorKind::Unknown => false,
     }
 }
@@ -94,7 +102,7 @@ static MESSAGE_START: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)(?:CUDA|HIP|XPU)\s*out\s*of|MPS\s*backend|CUDA\s*error|cuDNN\s*error|CUBLAS_STATUS",
         r"|CUDNN_STATUS|\[enforce\s*fail|DefaultCPUAllocator|DataLoader\s*worker|Watchdog\s*caught",
-        r"|cuda\s*runtime\s*error|NCCL\s*error|\bKilled\b|device-side\s*assert|an\s*illegal\s*memory",
+        r"|cuda\s*runtime\s*error|NCCL\s*error|(?-u:\b)Killed(?-u:\b)|device-side\s*assert|an\s*illegal\s*memory",
         r"|no\s*kernel\s*image|\$\s*Torch:",
     ))
     .expect("valid regex")
@@ -115,23 +123,59 @@ mod tests {
 
     #[test]
     fn recognises_each_family() {
-        assert_eq!(kind("MPS backend out of memory (MPS allocated: 1 GB"), Some(ErrorKind::MpsOom));
-        assert_eq!(kind("RuntimeError: CUDA error: out of memory"), Some(ErrorKind::CudaOom));
-        assert_eq!(kind("cuda runtime error (2) : out of memory at /x.cu:58"), Some(ErrorKind::CudaOom));
-        assert_eq!(kind("HIP out of memory. Tried to allocate 2.00 GiB"), Some(ErrorKind::CudaOom));
-        assert_eq!(kind("DefaultCPUAllocator: can't allocate memory"), Some(ErrorKind::CpuOom));
-        assert_eq!(kind("train.sh: line 3: 1234\nKilled"), Some(ErrorKind::CpuOom));
-        assert_eq!(kind("[1]    4242 killed     python train.py"), Some(ErrorKind::CpuOom));
-        assert_eq!(kind("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling"), Some(ErrorKind::CudaError));
-        assert_eq!(kind("Watchdog caught collective operation timeout: WorkNCCL("), Some(ErrorKind::CudaError));
-        assert_eq!(kind("x.cu:108: kern: block: [0,0,0] Assertion `t >= 0` failed."), Some(ErrorKind::CudaError));
+        assert_eq!(
+            kind("MPS backend out of memory (MPS allocated: 1 GB"),
+            Some(ErrorKind::MpsOom)
+        );
+        assert_eq!(
+            kind("RuntimeError: CUDA error: out of memory"),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            kind("cuda runtime error (2) : out of memory at /x.cu:58"),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            kind("HIP out of memory. Tried to allocate 2.00 GiB"),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            kind("DefaultCPUAllocator: can't allocate memory"),
+            Some(ErrorKind::CpuOom)
+        );
+        assert_eq!(
+            kind("train.sh: line 3: 1234\nKilled"),
+            Some(ErrorKind::CpuOom)
+        );
+        assert_eq!(
+            kind("[1]    4242 killed     python train.py"),
+            Some(ErrorKind::CpuOom)
+        );
+        assert_eq!(
+            kind("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling"),
+            Some(ErrorKind::CudaError)
+        );
+        assert_eq!(
+            kind("Watchdog caught collective operation timeout: WorkNCCL("),
+            Some(ErrorKind::CudaError)
+        );
+        assert_eq!(
+            kind("x.cu:108: kern: block: [0,0,0] Assertion `t >= 0` failed."),
+            Some(ErrorKind::CudaError)
+        );
         assert_eq!(kind("ValueError: nope"), None);
     }
 
     #[test]
     fn sees_keywords_through_hard_wraps() {
-        assert_eq!(kind("CUDA out of mem\nory. Tried"), Some(ErrorKind::CudaOom));
-        assert_eq!(kind("CUDA error: device-side as\nsert triggered"), Some(ErrorKind::CudaError));
+        assert_eq!(
+            kind("CUDA out of mem\nory. Tried"),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            kind("CUDA error: device-side as\nsert triggered"),
+            Some(ErrorKind::CudaError)
+        );
     }
 
     #[test]
@@ -142,7 +186,10 @@ mod tests {
 
     #[test]
     fn memory_error_is_host_oom() {
-        assert_eq!(specific_kind("", &[], &["MemoryError"]), Some(ErrorKind::CpuOom));
+        assert_eq!(
+            specific_kind("", &[], &["MemoryError"]),
+            Some(ErrorKind::CpuOom)
+        );
         assert_eq!(specific_kind("", &[], &["torch.OutOfMemoryError"]), None);
     }
 

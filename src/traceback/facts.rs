@@ -16,8 +16,11 @@ use super::{Facts, MAX_OTHER_PROCESSES, OtherProcess};
 use regex::Regex;
 use std::sync::LazyLock;
 
+// ASCII classes (`[0-9]`, not `\d`) keep the automata small: Unicode digit classes under
+// counted repetition take milliseconds each to compile.
+
 /// A printed size: the number (a mangled decimal like `512.—` reads as 512) and its unit.
-const SIZE: &str = r"(\d{1,30}(?:\.\d{0,30})?)[—–]?(KiB|MiB|GiB|TiB|KB|MB|GB|TB|kB|bytes|B)";
+const SIZE: &str = r"([0-9]{1,30}(?:\.[0-9]{0,30})?)[—–]?(KiB|MiB|GiB|TiB|KB|MB|GB|TB|kB|bytes|B)";
 
 struct SizeField {
     pattern: Regex,
@@ -31,26 +34,38 @@ fn field(before: &str, after: &str, set: fn(&mut Facts, u64)) -> SizeField {
 
 static SIZE_FIELDS: LazyLock<Vec<SizeField>> = LazyLock::new(|| {
     vec![
-        field("triedtoallocate", "", |f, v| f.tried_to_allocate_bytes = Some(v)),
-        field(r"\(?[gx]pu\d{1,6};", "totalcapacity", |f, v| {
+        field("triedtoallocate", "", |f, v| {
+            f.tried_to_allocate_bytes = Some(v)
+        }),
+        field(r"\(?[gx]pu[0-9]{1,6};", "totalcapacity", |f, v| {
             f.total_capacity_bytes = Some(v)
         }),
-        field("totalcapaci?tyof", "", |f, v| f.total_capacity_bytes = Some(v)),
+        field("totalcapaci?tyof", "", |f, v| {
+            f.total_capacity_bytes = Some(v)
+        }),
         field("ofwhich", "", |f, v| f.free_bytes = Some(v)),
         field(";", "free", |f, v| f.free_bytes = Some(v)),
-        field("thisprocesshas", "", |f, v| f.process_in_use_bytes = Some(v)),
+        field("thisprocesshas", "", |f, v| {
+            f.process_in_use_bytes = Some(v)
+        }),
         field("oftheallocatedmemory", "", |f, v| {
             f.allocated_by_pytorch_bytes = Some(v)
         }),
         field("", "isreservedbypytorch", |f, v| {
             f.reserved_unallocated_bytes = Some(v)
         }),
-        field("", "alreadyallocated", |f, v| f.already_allocated_bytes = Some(v)),
-        field("", "reservedintotal", |f, v| f.reserved_total_bytes = Some(v)),
+        field("", "alreadyallocated", |f, v| {
+            f.already_allocated_bytes = Some(v)
+        }),
+        field("", "reservedintotal", |f, v| {
+            f.reserved_total_bytes = Some(v)
+        }),
         field(";", "cached", |f, v| f.cached_bytes = Some(v)),
         field("", "allowed;", |f, v| f.allowed_bytes = Some(v)),
         field("mpsallocated:", "", |f, v| f.mps_allocated_bytes = Some(v)),
-        field("otherallocations:", "", |f, v| f.other_allocations_bytes = Some(v)),
+        field("otherallocations:", "", |f, v| {
+            f.other_allocations_bytes = Some(v)
+        }),
         field("maxallowed:", "", |f, v| f.max_allowed_bytes = Some(v)),
         field("with", "allocatedinprivatepool", |f, v| {
             f.private_pools_bytes = Some(v)
@@ -59,11 +74,12 @@ static SIZE_FIELDS: LazyLock<Vec<SizeField>> = LazyLock::new(|| {
 });
 
 static DEVICE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i:\([gx]pu)(\d{1,6});|(?i:[gx]pu)(\d{1,6})(?i:hasatotal)").expect("valid regex")
+    Regex::new(r"(?i:\([gx]pu)([0-9]{1,6});|(?i:[gx]pu)([0-9]{1,6})(?i:hasatotal)")
+        .expect("valid regex")
 });
 
 static OTHER_PROCESS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"(?i:process)(\d{{1,10}})(?i:has){SIZE}")).expect("valid regex")
+    Regex::new(&format!(r"(?i:process)([0-9]{{1,10}})(?i:has){SIZE}")).expect("valid regex")
 });
 
 static SEGMENT_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -108,13 +124,13 @@ pub(super) fn extract(squashed: &str) -> Facts {
     best
 }
 
-/// Segment starts: each keyword, except one within 40 characters of the previous start
+/// Segment starts: each keyword, except one within 24 characters of the previous start
 /// (Windows' "DefaultCPUAllocator: not enough memory" is one message). Without any keyword the
 /// whole paste is one segment (a hand-typed "Tried to allocate …").
 fn segment_starts(squashed: &str) -> Vec<usize> {
     let mut starts: Vec<usize> = Vec::new();
     for m in SEGMENT_START.find_iter(squashed) {
-        if starts.last().is_none_or(|&last| m.start() >= last + 40) {
+        if starts.last().is_none_or(|&last| m.start() >= last + 24) {
             starts.push(m.start());
         }
     }
@@ -176,7 +192,9 @@ mod tests {
 
     #[test]
     fn reads_the_1_0_cached_message() {
-        let f = facts("RuntimeError: CUDA out of memory. Tried to allocate 16.00 GiB (GPU 0; 11.93 GiB total capacity; 4.00 GiB already allocated; 7.33 GiB free; 179.00 KiB cached)");
+        let f = facts(
+            "RuntimeError: CUDA out of memory. Tried to allocate 16.00 GiB (GPU 0; 11.93 GiB total capacity; 4.00 GiB already allocated; 7.33 GiB free; 179.00 KiB cached)",
+        );
         assert_eq!(f.tried_to_allocate_bytes, Some(17_179_869_184));
         assert_eq!(f.device, Some(0));
         assert_eq!(f.total_capacity_bytes, size_to_bytes("11.93", "GiB"));
@@ -188,7 +206,9 @@ mod tests {
 
     #[test]
     fn a_cut_message_keeps_only_complete_figures() {
-        let f = facts("CUDA out of memory. Tried to allocate 2.00 GiB (GPU 1; 14.76 GiB total capacity; 10.17 GiB already allocated; 1.78 GiB");
+        let f = facts(
+            "CUDA out of memory. Tried to allocate 2.00 GiB (GPU 1; 14.76 GiB total capacity; 10.17 GiB already allocated; 1.78 GiB",
+        );
         assert_eq!(f.tried_to_allocate_bytes, Some(2 << 30));
         assert_eq!(f.device, Some(1));
         assert_eq!(f.already_allocated_bytes, size_to_bytes("10.17", "GiB"));
@@ -199,7 +219,9 @@ mod tests {
 
     #[test]
     fn picks_the_most_complete_of_several_messages() {
-        let f = facts("CUDA out of memory. Tried to allocate 2.00 MiB. CUDA out of memory. Tried to allocate 4.00 MiB. GPU 3 has a total capacity of 8.00 GiB of which 1.00 MiB is free.");
+        let f = facts(
+            "CUDA out of memory. Tried to allocate 2.00 MiB. CUDA out of memory. Tried to allocate 4.00 MiB. GPU 3 has a total capacity of 8.00 GiB of which 1.00 MiB is free.",
+        );
         assert_eq!(f.tried_to_allocate_bytes, Some(4 << 20));
         assert_eq!(f.device, Some(3));
         assert_eq!(f.free_bytes, Some(1 << 20));
@@ -207,7 +229,9 @@ mod tests {
 
     #[test]
     fn windows_cpu_message_is_one_segment() {
-        let f = facts("RuntimeError: [enforce fail at ..\\c10\\core\\impl\\alloc_cpu.cpp:81] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.");
+        let f = facts(
+            "RuntimeError: [enforce fail at ..\\c10\\core\\impl\\alloc_cpu.cpp:81] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.",
+        );
         assert_eq!(f.tried_to_allocate_bytes, Some(1_073_741_824));
     }
 }

@@ -13,14 +13,13 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 static PY_FRAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"File "([^"]+)", line (\d{1,12})(?:, in ([^\s"'`]+))?"#)
-        .expect("valid regex")
+    Regex::new(r#"File "([^"]+)", line ([0-9]{1,12})(?:, in ([^\s"'`]+))?"#).expect("valid regex")
 });
 
 static IPY_FRAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"^\s*(?:File\s+((?:[A-Za-z]:)?[^\s:]+):(\d{1,12}), in ([\w<>.]+)",
-        r"|(Cell\s+In\s*\[\d{1,9}\]), line (\d{1,12})(?:, in ([\w<>.]+))?)",
+        r"^\s*(?:File\s+((?:[A-Za-z]:)?[^\s:]+):([0-9]{1,12}), in ([\w<>.]+)",
+        r"|(Cell\s+In\s*\[[0-9]{1,9}\]), line ([0-9]{1,12})(?:, in ([\w<>.]+))?)",
     ))
     .expect("valid regex")
 });
@@ -55,21 +54,72 @@ fn python_frame(lines: &[Line], i: usize) -> (Option<Frame>, usize) {
         return (None, 0);
     };
     let own = py_frame(&first.text);
-    if own.as_ref().is_some_and(|f| !f.function.is_empty()) {
-        return (own, 0);
+    if let Some(frame) = own.clone().filter(|f| !f.function.is_empty()) {
+        return with_function_tail(lines, i, frame, 0);
     }
     let mut joined = first.text.clone();
     for extra in 1..=WRAP_JOIN_LINES {
-        let Some(next) = lines.get(i + extra) else { break };
+        let Some(next) = lines.get(i + extra) else {
+            break;
+        };
         if next.trimmed().is_empty() || next.trimmed().starts_with("File \"") {
             break;
         }
         joined.push_str(&next.text);
         if let Some(frame) = py_frame(&joined).filter(|f| !f.function.is_empty()) {
-            return (Some(frame), extra);
+            return with_function_tail(lines, i, frame, extra);
         }
     }
     (own, 0)
+}
+
+/// A wrap inside the function name leaves its tail alone on the next line, unindented (the
+/// source line Python prints below a frame is indented).
+fn with_function_tail(
+    lines: &[Line],
+    i: usize,
+    mut frame: Frame,
+    used: usize,
+) -> (Option<Frame>, usize) {
+    let end = i + used;
+    let (Some(last), Some(next)) = (lines.get(end), lines.get(end + 1)) else {
+        return (Some(frame), used);
+    };
+    let tail = next.text.trim_end();
+    let is_tail = !tail.is_empty()
+        && tail
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_<>.".contains(c))
+        && !["Error", "Exception", "Interrupt", "Exit", "Warning"]
+            .iter()
+            .any(|s| tail.ends_with(s))
+        && char_len(&last.text) >= 40
+        && last.text.trim_end().ends_with(frame.function.as_str());
+    if is_tail {
+        frame.function.push_str(tail);
+        return (Some(frame), used + 1);
+    }
+    // A wrap just before the closing `>` leaves a lone `>`, which reads as a markdown quote.
+    const PSEUDO: [&str; 6] = [
+        "<module>",
+        "<lambda>",
+        "<listcomp>",
+        "<dictcomp>",
+        "<setcomp>",
+        "<genexpr>",
+    ];
+    if next.trimmed().is_empty()
+        && PSEUDO
+            .iter()
+            .any(|p| p.strip_suffix('>') == Some(frame.function.as_str()))
+    {
+        frame.function.push('>');
+    }
+    (Some(frame), used)
+}
+
+fn char_len(s: &str) -> usize {
+    s.chars().count()
 }
 
 fn py_frame(text: &str) -> Option<Frame> {
@@ -77,7 +127,9 @@ fn py_frame(text: &str) -> Option<Frame> {
     Some(Frame {
         file: c.get(1)?.as_str().to_string(),
         line: c.get(2).and_then(|m| m.as_str().parse().ok()),
-        function: c.get(3).map_or_else(String::new, |m| m.as_str().to_string()),
+        function: c
+            .get(3)
+            .map_or_else(String::new, |m| m.as_str().to_string()),
     })
 }
 
@@ -112,9 +164,11 @@ pub(super) fn select(
     error_line: Option<usize>,
 ) -> Vec<Frame> {
     let boundary_before = |end: usize| -> Option<usize> {
-        (0..end)
-            .rev()
-            .find(|&j| lines.get(j).is_some_and(|l| is_boundary(&l.text, j, exception_lines)))
+        (0..end).rev().find(|&j| {
+            lines
+                .get(j)
+                .is_some_and(|l| is_boundary(&l.text, j, exception_lines))
+        })
     };
     let (from, to) = match error_line {
         Some(e) => (boundary_before(e), e),
@@ -159,8 +213,10 @@ mod tests {
             "  File \"/a/train.py\", line 264, in <module>\n  File \"C:\\x\\conv.py\", line 415, in _conv_forward\nFile ~/m.py:12, in forward(self, x)\nCell In[3], line 5",
             None,
         );
-        let got: Vec<(&str, Option<u32>, &str)> =
-            f.iter().map(|f| (f.file.as_str(), f.line, f.function.as_str())).collect();
+        let got: Vec<(&str, Option<u32>, &str)> = f
+            .iter()
+            .map(|f| (f.file.as_str(), f.line, f.function.as_str()))
+            .collect();
         assert_eq!(
             got,
             vec![
@@ -174,7 +230,10 @@ mod tests {
 
     #[test]
     fn rejoins_a_frame_line_cut_by_a_wrap() {
-        let f = frames_of("  File \"/home/me/nanoGPT/mo\ndel.py\", line 18\n7, in forward\n    x", None);
+        let f = frames_of(
+            "  File \"/home/me/nanoGPT/mo\ndel.py\", line 18\n7, in forward\n    x",
+            None,
+        );
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].file, "/home/me/nanoGPT/model.py");
         assert_eq!(f[0].line, Some(187));
@@ -195,8 +254,16 @@ mod tests {
 
     #[test]
     fn ignores_cpp_frames_and_bounds_deep_stacks() {
-        assert!(frames_of("frame #0: c10::Error::Error(c10::SourceLocation) + 0x46 (0x7f in /x/libc10.so)", None).is_empty());
-        let deep: String = (0..1000).map(|i| format!("  File \"r.py\", line {i}, in f\n")).collect();
+        assert!(
+            frames_of(
+                "frame #0: c10::Error::Error(c10::SourceLocation) + 0x46 (0x7f in /x/libc10.so)",
+                None
+            )
+            .is_empty()
+        );
+        let deep: String = (0..1000)
+            .map(|i| format!("  File \"r.py\", line {i}, in f\n"))
+            .collect();
         let f = frames_of(&deep, None);
         assert_eq!(f.len(), MAX_FRAMES);
         assert_eq!(f[0].line, Some(0));

@@ -18,15 +18,12 @@ static SUGGESTIONS: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .expect("valid regex")
 });
-static EXPANDABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"expandable_segments["']?[:=]["']?true"#).expect("valid regex")
-});
-static MAX_SPLIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"max_split_size_mb["']?[:=]["']?\d"#).expect("valid regex")
-});
-static LAUNCH_BLOCKING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"cuda_launch_blocking["'\]]*[=:,]["']*1"#).expect("valid regex")
-});
+static EXPANDABLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"expandable_segments["']?[:=]["']?true"#).expect("valid regex"));
+static MAX_SPLIT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"max_split_size_mb["']?[:=]["']?[0-9]"#).expect("valid regex"));
+static LAUNCH_BLOCKING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"cuda_launch_blocking["'\]]*[=:,]["']*1"#).expect("valid regex"));
 
 /// Settings shown in `lower` (the paste squashed and lower-cased).
 pub(super) fn detect(lower: &str) -> EnvHints {
@@ -57,10 +54,16 @@ mod tests {
 
     #[test]
     fn settings_in_commands_and_code_count() {
-        let h = hints("$ export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:128\n$ CUDA_LAUNCH_BLOCKING=1 python train.py");
+        let h = hints(
+            "$ export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:128\n$ CUDA_LAUNCH_BLOCKING=1 python train.py",
+        );
         assert!(h.expandable_segments_set && h.max_split_size_set && h.cuda_launch_blocking_set);
-        let py = hints("os.environ['CUDA_LAUNCH_BLOCKING'] = \"1\"\nos.environ[\"PYTORCH_CUDA_ALLOC_CONF\"] = \"expandable_segments:True\"");
-        assert!(py.expandable_segments_set && py.cuda_launch_blocking_set && !py.max_split_size_set);
+        let py = hints(
+            "os.environ['CUDA_LAUNCH_BLOCKING'] = \"1\"\nos.environ[\"PYTORCH_CUDA_ALLOC_CONF\"] = \"expandable_segments:True\"",
+        );
+        assert!(
+            py.expandable_segments_set && py.cuda_launch_blocking_set && !py.max_split_size_set
+        );
         assert!(!hints("expandable_segments:False").expandable_segments_set);
     }
 }

@@ -34,9 +34,8 @@ pub(super) fn clean_lines(text: &str) -> Vec<Line> {
     for raw in text.split('\n') {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         // A lone `\r` is how progress bars redraw themselves: each piece is its own line.
-        let mut pieces = raw.split('\r').peekable();
-        let single = raw.find('\r').is_none();
-        while let Some(piece) = pieces.next() {
+        let single = !raw.contains('\r');
+        for piece in raw.split('\r') {
             if piece.is_empty() && !single {
                 continue;
             }
@@ -154,15 +153,17 @@ fn strip_quotes(line: &str) -> &str {
     rest
 }
 
+// ASCII classes throughout: prefixes are ASCII, and Unicode classes under counted repetition
+// make the automaton large and slow.
 static LOG_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?x)
+        r"(?x-u)
         ^[\ \t]*(?:
-            \[[^\]\n]{0,100}\]:?                                   # [rank0]: [ERROR] [E321 ...cpp:607]
+            \[[\ -\\^-~]{0,100}\]:?                                 # [rank0]: [ERROR] [E321 ...cpp:607]
           | \d{4}[-/.]\d{1,2}[-/.]\d{1,2}
             (?:[T\ ]\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?,?   # date [time]
           | \d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?                         # time
-          | [IWEF]\d{4}\ +\d{1,2}:\d{2}:\d{2}\.\d+\ +\d+\ +[\w.-]+:\d+\]   # glog
+          | [IWEF]\d{4}\ +\d{1,2}:\d{2}:\d{2}\.\d+\ +\d+\ +[\w./\\-]+:\d+\]   # glog
           | (?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|FATAL|TRACE)
             (?::[\w.<>-]*:|[\ \t]*[|:\-]|[\ \t])                    # levels, logging's ERROR:root:
           | \|                                                      # column separators
@@ -178,7 +179,9 @@ fn strip_log_prefix(line: &str) -> (String, &str) {
     let mut rest = line;
     let mut signature = String::new();
     for _ in 0..8 {
-        let Some(m) = LOG_PREFIX.find(rest) else { break };
+        let Some(m) = LOG_PREFIX.find(rest) else {
+            break;
+        };
         if m.end() == 0 {
             break;
         }
@@ -204,8 +207,7 @@ fn looks_json_escaped(s: &str) -> bool {
                 Some(b'n') => {
                     escapes += 1;
                     let next = b.get(i + 2);
-                    if next.is_none_or(|n| !n.is_ascii_lowercase() && *n != b'"' && *n != b'\'')
-                    {
+                    if next.is_none_or(|n| !n.is_ascii_lowercase() && *n != b'"' && *n != b'\'') {
                         line_ends += 1;
                     }
                     i += 2;
@@ -259,14 +261,14 @@ fn unicode_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> char 
     };
     if (0xD800..0xDC00).contains(&high) {
         let mut ahead = chars.clone();
-        if ahead.next() == Some('\\') && ahead.next() == Some('u') {
-            if let Some(low) = hex4(&mut ahead) {
-                if (0xDC00..0xE000).contains(&low) {
-                    *chars = ahead;
-                    let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                    return char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
-                }
-            }
+        if ahead.next() == Some('\\')
+            && ahead.next() == Some('u')
+            && let Some(low) = hex4(&mut ahead)
+            && (0xDC00..0xE000).contains(&low)
+        {
+            *chars = ahead;
+            let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+            return char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
         }
     }
     char::from_u32(high).unwrap_or(char::REPLACEMENT_CHARACTER)
@@ -294,7 +296,10 @@ mod tests {
     fn decodes_a_json_string_paste_into_lines() {
         let s = r#"{"log": "Traceback (most recent call last):\n  File \"C:\\Users\\me\\train.py\", line 3, in <module>\nRuntimeError: boom\n"}"#;
         let t = texts(s);
-        assert_eq!(t[1], r#"  File "C:\Users\me\train.py", line 3, in <module>"#);
+        assert_eq!(
+            t[1],
+            r#"  File "C:\Users\me\train.py", line 3, in <module>"#
+        );
         assert_eq!(t[2], "RuntimeError: boom");
     }
 
@@ -313,8 +318,18 @@ mod tests {
 
     #[test]
     fn strips_quotes_fences_and_colours_but_not_prompts() {
-        let t = texts("> >   File \"a.py\", line 1, in f\n```python\n\x1b[31mRuntimeError: x\x1b[0m\n>>> import torch");
-        assert_eq!(t, vec!["  File \"a.py\", line 1, in f", "", "RuntimeError: x", ">>> import torch"]);
+        let t = texts(
+            "> >   File \"a.py\", line 1, in f\n```python\n\x1b[31mRuntimeError: x\x1b[0m\n>>> import torch",
+        );
+        assert_eq!(
+            t,
+            vec![
+                "  File \"a.py\", line 1, in f",
+                "",
+                "RuntimeError: x",
+                ">>> import torch"
+            ]
+        );
     }
 
     #[test]
@@ -327,7 +342,8 @@ mod tests {
         assert_eq!(lines[1].text, "CUDA kernel errors");
         assert_eq!(lines[1].prefix, "[rank]:");
         assert_eq!(lines[2].text, "Total training time");
-        let logged = clean_lines("2024-01-02 03:04:05,678 | ERROR    | __main__:main:12 - ValueError: bad");
+        let logged =
+            clean_lines("2024-01-02 03:04:05,678 | ERROR    | __main__:main:12 - ValueError: bad");
         assert_eq!(logged[0].text, "ValueError: bad");
         let plain = clean_lines("ERROR:root:KeyError: 'x'");
         assert_eq!(plain[0].text, "KeyError: 'x'");
@@ -348,6 +364,9 @@ mod tests {
 
     #[test]
     fn decodes_html_entities() {
-        assert_eq!(texts("File &quot;a.py&quot;, line 2, in &lt;module&gt;"), vec!["File \"a.py\", line 2, in <module>"]);
+        assert_eq!(
+            texts("File &quot;a.py&quot;, line 2, in &lt;module&gt;"),
+            vec!["File \"a.py\", line 2, in <module>"]
+        );
     }
 }

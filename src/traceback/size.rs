@@ -62,7 +62,10 @@ mod tests {
         assert_eq!(size_to_bytes("11.69", "GiB"), Some(12_552_041_923));
         assert_eq!(size_to_bytes("35.12", "MiB"), Some(36_825_989));
         assert_eq!(size_to_bytes("0", "bytes"), Some(0));
-        assert_eq!(size_to_bytes("116813856768", "bytes"), Some(116_813_856_768));
+        assert_eq!(
+            size_to_bytes("116813856768", "bytes"),
+            Some(116_813_856_768)
+        );
         assert_eq!(size_to_bytes("179.00", "KiB"), Some(183_296));
         assert_eq!(size_to_bytes("6.25", "MB"), Some(6_553_600));
         assert_eq!(size_to_bytes("1.5", "TiB"), Some(1_649_267_441_664));

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
@@ -16,6 +16,7 @@ use subtle::ConstantTimeEq;
 
 use super::auth::{add_challenge, bearer_token};
 use super::error::ApiError;
+use super::extract::ApiQuery;
 use super::state::AppState;
 use crate::content::Library;
 use crate::db::report::{DEFAULT_LIMIT, DEFAULT_MIN_SCORE};
@@ -32,7 +33,7 @@ pub struct ReportQuery {
 pub async fn report(
     State(state): State<AppState>,
     headers: HeaderMap,
-    query: Result<Query<ReportQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<ApiQuery<ReportQuery>, ApiError>,
 ) -> Response {
     match render(&state, &headers, query).await {
         Ok(page) => page,
@@ -52,7 +53,7 @@ pub async fn report(
 async fn render(
     state: &AppState,
     headers: &HeaderMap,
-    query: Result<Query<ReportQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<ApiQuery<ReportQuery>, ApiError>,
 ) -> Result<Response, ApiError> {
     let Some(expected) = state.admin_token() else {
         return Err(ApiError::NotFound("no such endpoint".to_owned()));
@@ -71,7 +72,7 @@ async fn render(
             "wrong admin token",
         ));
     }
-    let Query(query) = query?;
+    let ApiQuery(query) = query?;
     let min_score = query.min_score.unwrap_or(DEFAULT_MIN_SCORE);
     if !min_score.is_finite() {
         return Err(ApiError::invalid(

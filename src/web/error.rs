@@ -67,32 +67,6 @@ impl From<crate::db::DbError> for ApiError {
     }
 }
 
-/// A JSON body that could not be read: each cause gets its own code.
-impl From<axum::extract::rejection::JsonRejection> for ApiError {
-    fn from(rejection: axum::extract::rejection::JsonRejection) -> Self {
-        use axum::extract::rejection::JsonRejection as R;
-        let code = match &rejection {
-            R::JsonDataError(_) => "invalid_body",
-            R::JsonSyntaxError(_) => "invalid_json",
-            R::MissingJsonContentType(_) => "unsupported_media_type",
-            _ if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
-            _ => "invalid_body",
-        };
-        ApiError::invalid(rejection.status(), code, rejection.body_text())
-    }
-}
-
-/// A query string that could not be read (a mistyped or repeated parameter).
-impl From<axum::extract::rejection::QueryRejection> for ApiError {
-    fn from(rejection: axum::extract::rejection::QueryRejection) -> Self {
-        ApiError::invalid(
-            StatusCode::BAD_REQUEST,
-            "invalid_query",
-            rejection.body_text(),
-        )
-    }
-}
-
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match &self {

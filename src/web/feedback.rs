@@ -1,12 +1,12 @@
 //! `POST /api/v1/feedback` and `GET /api/v1/articles/{lang}/{id}/feedback`.
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
+use super::extract::ApiJson;
 use super::state::AppState;
 use crate::db::feedback::{FeedbackError, FeedbackInput};
 use crate::db::{FeedbackCounts, Store, now_ms};
@@ -34,9 +34,8 @@ pub struct FeedbackCreated {
 
 pub async fn create(
     State(state): State<AppState>,
-    body: Result<Json<FeedbackBody>, JsonRejection>,
+    ApiJson(body): ApiJson<FeedbackBody>,
 ) -> Result<(StatusCode, Json<FeedbackCreated>), ApiError> {
-    let Json(body) = body?;
     let store = store(&state)?;
     let input = FeedbackInput {
         article: body.article,

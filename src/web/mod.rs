@@ -5,8 +5,10 @@ mod admin;
 mod articles;
 mod auth;
 mod error;
+mod extract;
 mod feedback;
 mod lang;
+mod matching;
 pub mod openapi;
 mod state;
 
@@ -24,6 +26,7 @@ use tower_http::trace::TraceLayer;
 
 pub use auth::{DEFAULT_ANONYMOUS_PER_MINUTE, DEFAULT_KEY_PER_MINUTE, RateLimits};
 pub use error::ApiError;
+pub use matching::{MAX_QUERY_BYTES, MAX_TEXT_BYTES};
 pub use state::{AppState, Services};
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
@@ -35,6 +38,8 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/api/v1/articles", get(articles::list))
         .route("/api/v1/articles/{lang}/{id}", get(articles::show))
+        .route("/api/v1/match", post(matching::match_paste))
+        .route("/api/v1/search", get(matching::search))
         .route(
             "/api/v1/articles/{lang}/{id}/feedback",
             get(feedback::counts),

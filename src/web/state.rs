@@ -5,27 +5,28 @@ use tokio::sync::Semaphore;
 use super::auth::{Limiter, RateLimits};
 use crate::content::Library;
 use crate::db::{FeedbackCounts, QueryRecord, Store};
+use crate::search::{Engine, SearchError};
 
 /// Query records being written at once; past that, new ones are dropped (and logged) rather
 /// than queued, so a slow database never holds memory or requests hostage.
 const MAX_RECORDINGS_IN_FLIGHT: usize = 256;
 
-/// What every request reads. The library sits behind a lock so a reload can swap it whole
-/// while requests in flight keep the snapshot they started with.
+/// What every request reads. The engine (library + index) sits behind a lock so a reload can
+/// swap it whole while requests in flight keep the snapshot they started with.
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
 }
 
 struct Inner {
-    library: RwLock<Arc<Library>>,
+    engine: RwLock<Arc<Engine>>,
     store: Option<Arc<dyn Store>>,
     limiter: Option<Limiter>,
     admin_token: Option<String>,
     recordings: Arc<Semaphore>,
 }
 
-/// What a server adds to the library. The default (no database, no limits, no admin page) is
+/// What a server adds to the engine. The default (no database, no limits, no admin page) is
 /// what tests of the search and pages need.
 #[derive(Default)]
 pub struct Services {
@@ -37,33 +38,42 @@ pub struct Services {
 }
 
 impl AppState {
-    pub fn new(library: Library) -> Self {
+    /// Indexes `library` and serves it, without database, limits or admin page.
+    pub fn new(library: Library) -> Result<Self, SearchError> {
         Self::with_services(library, Services::default())
     }
 
-    pub fn with_services(library: Library, services: Services) -> Self {
-        AppState {
+    /// Indexes `library` and serves it with `services`.
+    pub fn with_services(library: Library, services: Services) -> Result<Self, SearchError> {
+        let engine = Engine::build(Arc::new(library))?;
+        Ok(AppState {
             inner: Arc::new(Inner {
-                library: RwLock::new(Arc::new(library)),
+                engine: RwLock::new(Arc::new(engine)),
                 store: services.store,
                 limiter: services.rate_limits.map(Limiter::new),
                 admin_token: services.admin_token.filter(|t| !t.is_empty()),
                 recordings: Arc::new(Semaphore::new(MAX_RECORDINGS_IN_FLIGHT)),
             }),
-        }
+        })
     }
 
-    /// The current library snapshot.
-    pub fn library(&self) -> Arc<Library> {
-        match self.inner.library.read() {
+    /// The current engine snapshot.
+    pub fn engine(&self) -> Arc<Engine> {
+        match self.inner.engine.read() {
             Ok(guard) => Arc::clone(&guard),
             Err(poisoned) => Arc::clone(&poisoned.into_inner()),
         }
     }
 
-    pub fn replace_library(&self, library: Library) {
-        let fresh = Arc::new(library);
-        match self.inner.library.write() {
+    /// The library of the current snapshot.
+    pub fn library(&self) -> Arc<Library> {
+        self.engine().library_arc()
+    }
+
+    /// Swaps in a freshly built engine; requests already running finish on the old one.
+    pub fn replace_engine(&self, engine: Engine) {
+        let fresh = Arc::new(engine);
+        match self.inner.engine.write() {
             Ok(mut guard) => *guard = fresh,
             Err(poisoned) => *poisoned.into_inner() = fresh,
         }
@@ -81,9 +91,13 @@ impl AppState {
         self.inner.admin_token.as_deref()
     }
 
-    /// Records a match or search in the background: the response never waits for it, and a
+    /// Records a match or search in the background: `make` runs off the request (on the
+    /// blocking pool, as fingerprinting parses text), the response never waits for it, and a
     /// failure is logged, never returned. Without a database it does nothing.
-    pub fn record_query(&self, record: QueryRecord) {
+    pub fn record_query<F>(&self, make: F)
+    where
+        F: FnOnce() -> QueryRecord + Send + 'static,
+    {
         let Some(store) = self.inner.store.clone() else {
             return;
         };
@@ -92,8 +106,13 @@ impl AppState {
             return;
         };
         tokio::spawn(async move {
-            if let Err(error) = store.record_query(&record).await {
-                tracing::warn!(%error, "cannot record a query");
+            match tokio::task::spawn_blocking(make).await {
+                Ok(record) => {
+                    if let Err(error) = store.record_query(&record).await {
+                        tracing::warn!(%error, "cannot record a query");
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "cannot fingerprint a query"),
             }
             drop(permit);
         });

@@ -25,7 +25,7 @@ pub fn load(dir: &Path) -> LoadReport {
 }
 
 pub fn router_for(dir: &Path) -> Router {
-    web::router(AppState::new(load(dir).library))
+    web::router(AppState::new(load(dir).library).expect("index builds"))
 }
 
 pub struct Reply {
@@ -230,14 +230,17 @@ pub fn router_with(
     admin_token: Option<&str>,
 ) -> Router {
     let library = load(&repo_path("tests/fixtures/content")).library;
-    web::router(AppState::with_services(
-        library,
-        web::Services {
-            store: Some(store),
-            rate_limits,
-            admin_token: admin_token.map(str::to_owned),
-        },
-    ))
+    web::router(
+        AppState::with_services(
+            library,
+            web::Services {
+                store: Some(store),
+                rate_limits,
+                admin_token: admin_token.map(str::to_owned),
+            },
+        )
+        .expect("index builds"),
+    )
 }
 
 /// Sends a request with extra headers.

@@ -37,8 +37,12 @@ impl Rewrite for ArabicRewrite {
     }
 }
 
-static STOP_WORDS: LazyLock<HashSet<String>> =
-    LazyLock::new(|| stopwords::ARABIC.iter().map(|w| normalize(w)).collect());
+static STOP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    stopwords::ARABIC
+        .split_whitespace()
+        .map(normalize)
+        .collect()
+});
 
 /// Orthographic normalization: the spelling variants people type for one word become one.
 pub fn normalize(text: &str) -> String {
@@ -74,7 +78,11 @@ pub fn stem(word: &mut String) {
     for prefix in PREFIXES {
         let len = char_len(word);
         // A lone و is often a root letter: only cut it from words of four letters or more.
-        let min_len = if prefix == "و" { 4 } else { char_len(prefix) + 2 };
+        let min_len = if prefix == "و" {
+            4
+        } else {
+            char_len(prefix) + 2
+        };
         if word.starts_with(prefix) && len >= min_len {
             word.replace_range(..prefix.len(), "");
             break;

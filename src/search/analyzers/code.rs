@@ -77,8 +77,7 @@ impl CodeStream<'_> {
                 None if is_word_char(c) => start = Some(i),
                 None => {}
                 Some(_) if is_word_char(c) => {}
-                Some(_) if is_joiner(c) && chars.peek().is_some_and(|&(_, n)| is_word_char(n)) => {
-                }
+                Some(_) if is_joiner(c) && chars.peek().is_some_and(|&(_, n)| is_word_char(n)) => {}
                 Some(_) => {
                     end = i;
                     break;
@@ -252,16 +251,36 @@ mod tests {
         let table: [(&str, &[&str]); 15] = [
             (
                 "torch.OutOfMemoryError",
-                &["torch.outofmemoryerror", "torch", "outofmemoryerror", "out", "of", "memory", "error"],
+                &[
+                    "torch.outofmemoryerror",
+                    "torch",
+                    "outofmemoryerror",
+                    "out",
+                    "of",
+                    "memory",
+                    "error",
+                ],
             ),
             ("estimate_loss", &["estimate_loss", "estimate", "loss"]),
             (
                 "PYTORCH_CUDA_ALLOC_CONF",
-                &["pytorch_cuda_alloc_conf", "pytorch", "cuda", "alloc", "conf"],
+                &[
+                    "pytorch_cuda_alloc_conf",
+                    "pytorch",
+                    "cuda",
+                    "alloc",
+                    "conf",
+                ],
             ),
             (
                 "CUBLAS_STATUS_ALLOC_FAILED",
-                &["cublas_status_alloc_failed", "cublas", "status", "alloc", "failed"],
+                &[
+                    "cublas_status_alloc_failed",
+                    "cublas",
+                    "status",
+                    "alloc",
+                    "failed",
+                ],
             ),
             ("6.14", &["6.14"]),
             ("GiB", &["gib"]),
@@ -303,11 +322,19 @@ mod tests {
     fn error_line_is_cut_at_punctuation() {
         assert_eq!(
             texts("Tried to allocate 6.14 GiB (GPU 0; 11.76 GiB total)"),
-            ["tried", "to", "allocate", "6.14", "gib", "gpu", "0", "11.76", "gib", "total"]
+            [
+                "tried", "to", "allocate", "6.14", "gib", "gpu", "0", "11.76", "gib", "total"
+            ]
         );
         assert_eq!(
             texts("expandable_segments:True --flag"),
-            ["expandable_segments", "expandable", "segments", "true", "flag"]
+            [
+                "expandable_segments",
+                "expandable",
+                "segments",
+                "true",
+                "flag"
+            ]
         );
     }
 
@@ -316,7 +343,7 @@ mod tests {
         let long = "ज".repeat(MAX_CODE_TOKEN_CHARS + 1);
         assert_eq!(texts(&long), Vec::<String>::new());
         let ok = "ज".repeat(MAX_CODE_TOKEN_CHARS);
-        assert_eq!(texts(&ok), [ok.clone()]);
+        assert_eq!(texts(&ok), std::slice::from_ref(&ok));
         let joined = format!("{ok}_x");
         assert_eq!(texts(&joined), [ok, "x".to_string()]);
     }

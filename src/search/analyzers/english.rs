@@ -30,7 +30,7 @@ impl Rewrite for EnglishRewrite {
 }
 
 static STOP_WORDS: LazyLock<HashSet<String>> =
-    LazyLock::new(|| stopwords::ENGLISH.iter().map(|w| fold(w)).collect());
+    LazyLock::new(|| stopwords::ENGLISH.split_whitespace().map(fold).collect());
 
 static STEMMER: LazyLock<frostem::Stemmer> =
     LazyLock::new(|| frostem::Stemmer::new(frostem::Algorithm::English));

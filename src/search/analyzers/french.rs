@@ -46,14 +46,17 @@ impl Rewrite for FrenchRewrite {
 }
 
 static STOP_WORDS: LazyLock<HashSet<String>> =
-    LazyLock::new(|| stopwords::FRENCH.iter().map(|w| fold(w)).collect());
+    LazyLock::new(|| stopwords::FRENCH.split_whitespace().map(fold).collect());
 
 static STEMMER: LazyLock<frostem::Stemmer> =
     LazyLock::new(|| frostem::Stemmer::new(frostem::Algorithm::French));
 
 /// Cuts an elided article or pronoun (`l'`, `qu’`, …) and moves the token start past it.
 fn elide(token: &mut Token) {
-    let Some((at, apostrophe)) = token.text.char_indices().find(|(_, c)| APOSTROPHES.contains(c))
+    let Some((at, apostrophe)) = token
+        .text
+        .char_indices()
+        .find(|(_, c)| APOSTROPHES.contains(c))
     else {
         return;
     };
@@ -158,7 +161,13 @@ mod tests {
     /// in `KNOWN_APART`).
     const GROUPS: &[&[&str]] = &[
         &["mémoire", "memoire", "mémoires"],
-        &["déclenchée", "déclenché", "declenchee", "déclencher", "déclenchés"],
+        &[
+            "déclenchée",
+            "déclenché",
+            "declenchee",
+            "déclencher",
+            "déclenchés",
+        ],
         &["insuffisante", "insuffisant", "insuffisantes"],
         &["périphérique", "périphériques", "peripherique"],
         &["arrêté", "arrêtée", "arrete", "arrêter"],

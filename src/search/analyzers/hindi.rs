@@ -47,8 +47,8 @@ impl Rewrite for HindiRewrite {
 
 static STOP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
     stopwords::HINDI
-        .iter()
-        .map(|w| normalize_spelling(w))
+        .split_whitespace()
+        .map(normalize_spelling)
         .collect()
 });
 
@@ -109,17 +109,74 @@ fn is_consonant(c: char) -> bool {
 /// Inflectional suffixes, longest first; spelled as [`normalize_spelling`] leaves them.
 const SUFFIXES: &[&str] = &[
     // Future and plural-oblique endings.
-    "ाएंगी", "ाएंगे", "ाऊंगी", "ाऊंगा", "ाइयां", "ाइयों",
-    "ाएगी", "ाएगा", "ाओगी", "ाओगे", "एंगी", "ेंगी", "एंगे", "ेंगे", "ूंगी", "ूंगा", "ातीं", "नाओं",
-    "नाएं", "ताओं", "ताएं", "ियां", "ियों",
+    "ाएंगी",
+    "ाएंगे",
+    "ाऊंगी",
+    "ाऊंगा",
+    "ाइयां",
+    "ाइयों",
+    "ाएगी",
+    "ाएगा",
+    "ाओगी",
+    "ाओगे",
+    "एंगी",
+    "ेंगी",
+    "एंगे",
+    "ेंगे",
+    "ूंगी",
+    "ूंगा",
+    "ातीं",
+    "नाओं",
+    "नाएं",
+    "ताओं",
+    "ताएं",
+    "ियां",
+    "ियों",
     // Participles, infinitives, imperatives and oblique plurals.
-    "ाकर", "ाइए", "ाईं", "ाया", "ेगी", "ेगा", "ोगी", "ोगे", "ाने", "ाना", "ाते", "ाती", "ाता",
-    "तीं", "ाओं", "ाएं", "ुओं", "ुएं", "ुआं",
-    "कर", "ाओ", "िए", "ाई", "ाए", "ने", "नी", "ना", "ते", "ीं", "ती", "ता", "ां", "ों", "ें",
+    "ाकर",
+    "ाइए",
+    "ाईं",
+    "ाया",
+    "ेगी",
+    "ेगा",
+    "ोगी",
+    "ोगे",
+    "ाने",
+    "ाना",
+    "ाते",
+    "ाती",
+    "ाता",
+    "तीं",
+    "ाओं",
+    "ाएं",
+    "ुओं",
+    "ुएं",
+    "ुआं",
+    "कर",
+    "ाओ",
+    "िए",
+    "ाई",
+    "ाए",
+    "ने",
+    "नी",
+    "ना",
+    "ते",
+    "ीं",
+    "ती",
+    "ता",
+    "ां",
+    "ों",
+    "ें",
     // English plural on a loanword: वर्कर्स, बग्स.
     "्स",
     // Bare vowel endings (gender, number, case).
-    "ो", "े", "ू", "ु", "ी", "ि", "ा",
+    "ो",
+    "े",
+    "ू",
+    "ु",
+    "ी",
+    "ि",
+    "ा",
 ];
 
 /// Step 2: cut the longest suffix that leaves a stem of two chars or more, not ending in
@@ -254,7 +311,11 @@ mod tests {
         let with_frostem = |w: &str| fold_vowels(&frostem.stem(&normalize_spelling(w)));
         let ours = conflated_groups(one);
         let theirs = conflated_groups(with_frostem);
-        assert!(ours > theirs, "ours {ours}, frostem {theirs} of {}", GROUPS.len());
+        assert!(
+            ours > theirs,
+            "ours {ours}, frostem {theirs} of {}",
+            GROUPS.len()
+        );
     }
 
     #[test]

@@ -173,7 +173,10 @@ mod tests {
 
     #[test]
     fn script_detection_on_dev_queries() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/eval/queries-dev.jsonl");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/eval/queries-dev.jsonl"
+        );
         let data = std::fs::read_to_string(path).expect("dev queries readable");
         let mut checked = 0;
         for line in data.lines().filter(|l| !l.trim().is_empty()) {
@@ -261,9 +264,7 @@ mod tests {
                 let indexing = TextFieldIndexing::default()
                     .set_tokenizer(name)
                     .set_index_option(IndexRecordOption::WithFreqsAndPositions);
-                let options = TextOptions::default()
-                    .set_indexing_options(indexing)
-                    | STORED;
+                let options = TextOptions::default().set_indexing_options(indexing) | STORED;
                 (name, builder.add_text_field(name, options))
             })
             .collect();
@@ -336,7 +337,10 @@ mod tests {
                 .get_first(*field)
                 .and_then(|v| tantivy::schema::Value::as_str(&v).map(str::to_string))
                 .unwrap_or_default();
-            assert_eq!(stored, DOCS[0][ALL.iter().position(|n| n == name).unwrap_or(0)]);
+            assert_eq!(
+                stored,
+                DOCS[0][ALL.iter().position(|n| n == name).unwrap_or(0)]
+            );
         }
     }
 
@@ -389,9 +393,16 @@ mod tests {
             prop_assert!(t.offset_from <= t.offset_to && t.offset_to <= text.len());
             prop_assert!(text.is_char_boundary(t.offset_from), "{name}");
             prop_assert!(text.is_char_boundary(t.offset_to), "{name}");
-            prop_assert!(t.offset_from >= last_from && t.offset_to >= last_to, "{name}");
+            prop_assert!(
+                t.offset_from >= last_from && t.offset_to >= last_to,
+                "{name}"
+            );
             prop_assert!(!t.text.is_empty());
-            let limit = if name == CODE { MAX_CODE_TOKEN_CHARS } else { MAX_WORD_CHARS };
+            let limit = if name == CODE {
+                MAX_CODE_TOKEN_CHARS
+            } else {
+                MAX_WORD_CHARS
+            };
             prop_assert!(t.text.chars().count() <= limit, "{name}");
             (last_from, last_to) = (t.offset_from, t.offset_to);
         }
@@ -399,7 +410,8 @@ mod tests {
     }
 
     /// Characters this module treats specially, mixed into random text.
-    const SPECIAL: &str = "ـًٌٍَُِّْٰٱآأإىة٫٬٠٩۰۹ﻻ\u{093C}\u{094D}\u{0901}\u{0902}\u{200C}\u{200D}\u{00AD}क़ऩॉ०९.-_:'’ʼAaZz09 ";
+    const SPECIAL: &str =
+        "ـًٌٍَُِّْٰٱآأإىة٫٬٠٩۰۹ﻻ\u{093C}\u{094D}\u{0901}\u{0902}\u{200C}\u{200D}\u{00AD}क़ऩॉ०९.-_:'’ʼAaZz09 ";
 
     proptest! {
         #[test]

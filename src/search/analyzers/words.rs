@@ -149,7 +149,14 @@ mod tests {
     fn colon_and_dotted_names_are_cut_but_numbers_are_not() {
         assert_eq!(
             texts("torch.OutOfMemoryError: expandable_segments:True 6.14 GiB"),
-            ["torch", "OutOfMemoryError", "expandable_segments", "True", "6.14", "GiB"]
+            [
+                "torch",
+                "OutOfMemoryError",
+                "expandable_segments",
+                "True",
+                "6.14",
+                "GiB"
+            ]
         );
     }
 

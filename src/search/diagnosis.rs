@@ -1,0 +1,215 @@
+//! The diagnosis: what the figures of a pasted error mean, in the reader's language, and a
+//! calculator link prefilled with them.
+
+use serde::Serialize;
+
+use super::cues::{MemoryReading, read_memory};
+use crate::estimator::{AllocationQuery, TensorKind, explain_allocation};
+use crate::i18n::{FluentArgs, Lang, format_bytes, format_number, messages};
+use crate::traceback::{ErrorKind, Facts, Frame, Parsed};
+
+/// Frames shown in an answer: the innermost ones say where it failed.
+const MAX_FRAMES_SHOWN: usize = 30;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Diagnosis {
+    pub kind: ErrorKind,
+    pub exception: Option<String>,
+    pub facts: Facts,
+    pub frames: Vec<Frame>,
+    pub explanation: Vec<String>,
+    pub calculator_url: Option<String>,
+}
+
+pub fn diagnose(parsed: &Parsed, lang: Lang) -> Diagnosis {
+    let facts = &parsed.facts;
+    let memory = read_memory(facts);
+    let allocation = facts
+        .tried_to_allocate_bytes
+        .filter(|_| parsed.kind == ErrorKind::CudaOom)
+        .and_then(|bytes| {
+            explain_allocation(&AllocationQuery {
+                bytes,
+                total_bytes: facts.total_capacity_bytes,
+                free_bytes: facts.free_bytes,
+                ..AllocationQuery::default()
+            })
+            .into_iter()
+            .next()
+        });
+
+    let mut say = Sentences::new(lang);
+    match parsed.kind {
+        ErrorKind::CudaOom => {
+            explain_cuda_oom(&mut say, parsed, &memory);
+            if let Some(tensor) = &allocation {
+                explain_tensor(&mut say, facts, tensor);
+            }
+        }
+        ErrorKind::MpsOom => {
+            if let (Some(allocated), Some(other), Some(max)) = (
+                facts.mps_allocated_bytes,
+                facts.other_allocations_bytes,
+                facts.max_allowed_bytes,
+            ) {
+                say.bytes(
+                    "diag-mps",
+                    &[("allocated", allocated), ("other", other), ("max", max)],
+                );
+            }
+        }
+        ErrorKind::CpuOom => match facts.tried_to_allocate_bytes {
+            Some(request) => say.bytes("diag-cpu", &[("request", request)]),
+            None => say.plain("diag-cpu-unknown"),
+        },
+        _ => {}
+    }
+
+    let calculator_url = facts.tried_to_allocate_bytes.map(|request| {
+        let mut params = vec![("tried_to_allocate_bytes", request)];
+        params.extend(
+            facts
+                .total_capacity_bytes
+                .map(|v| ("total_capacity_bytes", v)),
+        );
+        params.extend(facts.free_bytes.map(|v| ("free_bytes", v)));
+        params.extend(
+            memory
+                .reserved_unallocated
+                .map(|v| ("reserved_unallocated_bytes", v)),
+        );
+        if let Some(tensor) = &allocation {
+            params.extend(tensor.vocab_size.map(|v| ("vocab_size", v)));
+            params.push(("block_size", tensor.block_size));
+            params.push(("batch_size", tensor.batch_size));
+        }
+        let query: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("/{lang}/calculators/allocation?{}", query.join("&"))
+    });
+
+    let skip = parsed.frames.len().saturating_sub(MAX_FRAMES_SHOWN);
+    Diagnosis {
+        kind: parsed.kind,
+        exception: parsed.exception.clone(),
+        facts: facts.clone(),
+        frames: parsed.frames[skip..].to_vec(),
+        explanation: say.done(),
+        calculator_url,
+    }
+}
+
+fn explain_cuda_oom(say: &mut Sentences, parsed: &Parsed, memory: &MemoryReading) {
+    let facts = &parsed.facts;
+    let is_cuda_error_form = parsed
+        .message
+        .as_deref()
+        .is_some_and(|m| m.to_lowercase().contains("cuda error: out of memory"));
+    if is_cuda_error_form && facts.tried_to_allocate_bytes.is_none() {
+        say.plain("diag-cuda-error-oom");
+        return;
+    }
+    if let Some(request) = facts.tried_to_allocate_bytes {
+        say.bytes("diag-request", &[("request", request)]);
+    }
+    if let (Some(total), Some(free)) = (facts.total_capacity_bytes, facts.free_bytes) {
+        say.bytes("diag-capacity", &[("total", total), ("free", free)]);
+    }
+    let allocated = facts
+        .allocated_by_pytorch_bytes
+        .or(facts.already_allocated_bytes);
+    if let (Some(process), Some(allocated)) = (facts.process_in_use_bytes, allocated) {
+        say.bytes(
+            "diag-process",
+            &[("process", process), ("allocated", allocated)],
+        );
+    }
+    if memory.request_exceeds_capacity {
+        if let Some(total) = facts.total_capacity_bytes {
+            say.bytes("diag-exceeds-capacity", &[("total", total)]);
+        }
+    } else if let Some(unallocated) = memory.reserved_unallocated {
+        if memory.fragmented {
+            say.bytes("diag-fragmentation", &[("unallocated", unallocated)]);
+            if parsed.hints.expandable_segments_set {
+                say.plain("diag-fragmentation-already-set");
+            }
+        } else if facts.tried_to_allocate_bytes.is_some() {
+            say.bytes("diag-not-fragmentation", &[("unallocated", unallocated)]);
+        }
+    }
+    if let Some(others) = memory.others {
+        say.bytes("diag-others", &[("others", others)]);
+    }
+}
+
+fn explain_tensor(say: &mut Sentences, facts: &Facts, tensor: &crate::estimator::AllocationMatch) {
+    let Some(request) = facts.tried_to_allocate_bytes else {
+        return;
+    };
+    let lang = say.lang;
+    let mut args = FluentArgs::new();
+    args.set("request", format_bytes(lang, request));
+    args.set("batch", format_number(lang, tensor.batch_size));
+    args.set("block", format_number(lang, tensor.block_size));
+    args.set(
+        "rows",
+        format_number(lang, tensor.batch_size * tensor.block_size),
+    );
+    args.set("bytes", tensor.element_bytes.to_string());
+    args.set("dtype", tensor.dtype);
+    if let Some(vocab) = tensor.vocab_size {
+        args.set("vocab", format_number(lang, vocab));
+    }
+    if let Some(heads) = tensor.n_head {
+        args.set("heads", format_number(lang, heads));
+    }
+    let id = match tensor.kind {
+        TensorKind::Logits => "diag-logits",
+        TensorKind::LogitsFp32 => "diag-logits-fp32",
+        TensorKind::AttentionScores => "diag-attention",
+    };
+    say.push(messages().format(lang, id, Some(&args)));
+    if let Some(batch) = tensor
+        .fits_batch_size
+        .filter(|&b| b > 0 && b < tensor.batch_size)
+    {
+        let mut args = FluentArgs::new();
+        args.set("batch", format_number(lang, batch));
+        say.push(messages().format(lang, "diag-fits-batch", Some(&args)));
+    }
+}
+
+/// Collects localized sentences.
+struct Sentences {
+    lang: Lang,
+    out: Vec<String>,
+}
+
+impl Sentences {
+    fn new(lang: Lang) -> Self {
+        Sentences {
+            lang,
+            out: Vec::new(),
+        }
+    }
+
+    fn plain(&mut self, id: &str) {
+        self.out.push(messages().format(self.lang, id, None));
+    }
+
+    fn bytes(&mut self, id: &str, values: &[(&'static str, u64)]) {
+        let mut args = FluentArgs::new();
+        for (name, value) in values {
+            args.set(*name, format_bytes(self.lang, *value));
+        }
+        self.out.push(messages().format(self.lang, id, Some(&args)));
+    }
+
+    fn push(&mut self, sentence: String) {
+        self.out.push(sentence);
+    }
+
+    fn done(self) -> Vec<String> {
+        self.out
+    }
+}

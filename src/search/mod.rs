@@ -1,0 +1,477 @@
+//! Finding the article that fixes what a person pasted or typed.
+//!
+//! One [`Engine`] per content snapshot: the tantivy index of the library (one reader for the
+//! process, a searcher per request), the error-signature matcher, and the ranking that joins
+//! them with what the traceback parser read from the paste. Pasted text never reaches
+//! tantivy's query parser: queries are built term by term from analyzed tokens.
+//!
+//! Ranking, per article group:
+//! `score = 10 × text / best_text + signatures + 16 × (group named by the situation)`, where
+//! `text` is the BM25 score of the group's best whole-article document (any language),
+//! `signatures` the weight of its `errors:` fragments found in the text, and the situation
+//! (training or inference OOM, fragmentation, growth, MPS, host RAM) comes from the figures,
+//! frames and words of the paste (see `cues`). A group is then shown in the requested
+//! language, or the best other language with `fallback: true`.
+
+pub mod analyzers;
+mod cues;
+mod diagnosis;
+mod index;
+mod signatures;
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use serde::Serialize;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{TantivyDocument, Term};
+
+pub use cues::Situation;
+pub use diagnosis::Diagnosis;
+
+use self::index::{BuiltIndex, prose_analyzer};
+use self::signatures::Signatures;
+use crate::content::{Article, Library};
+use crate::i18n::{Lang, detect_language};
+use crate::traceback::{self, Parsed};
+
+/// Documents looked at per query: the catalog has a few hundred in all.
+const CANDIDATE_DOCS: usize = 500;
+/// Distinct terms per field family: enough for any error, bounded for a 256 KiB paste.
+const MAX_PROSE_TERMS: usize = 96;
+const MAX_CODE_TERMS: usize = 128;
+/// Text looked at for prose words: the head and the tail of a long paste.
+const PROSE_HEAD_BYTES: usize = 16 * 1024;
+const PROSE_TAIL_BYTES: usize = 8 * 1024;
+const SNIPPET_CHARS: usize = 240;
+
+const TEXT_WEIGHT: f32 = 10.0;
+/// A title that holds the words of the query says more than the same words in the body.
+const TITLE_BOOST: f32 = 4.0;
+const SITUATION_WEIGHT: f32 = 16.0;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error("cannot build the search index: {0}")]
+    Index(#[from] tantivy::TantivyError),
+}
+
+/// One article group in an answer, shown in one language.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    pub id: String,
+    pub lang: Lang,
+    pub title: String,
+    pub summary: String,
+    pub url: String,
+    pub score: f32,
+    pub fallback: bool,
+    pub section: Option<SectionHit>,
+    pub snippet: String,
+    pub translations: Vec<Lang>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SectionHit {
+    pub id: String,
+    pub title: String,
+    pub url: String,
+}
+
+/// The answer to a paste: what it means and what fixes it.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchOutcome {
+    pub lang: Lang,
+    pub diagnosis: Diagnosis,
+    pub results: Vec<Hit>,
+    /// Groups identical errors without keeping the paste (kind, exception, normalized
+    /// message); not part of the answer.
+    #[serde(skip)]
+    pub fingerprint: String,
+}
+
+pub struct Engine {
+    library: Arc<Library>,
+    index: BuiltIndex,
+    signatures: Signatures,
+}
+
+/// What a query is made of, whatever its source.
+struct QueryParts<'a> {
+    full_text: &'a str,
+    prose_text: String,
+    code_text: String,
+    prose_langs: Vec<Lang>,
+    situation: Situation,
+    preferred_section: Option<&'static str>,
+}
+
+impl Engine {
+    pub fn build(library: Arc<Library>) -> Result<Self, SearchError> {
+        let index = index::build(&library)?;
+        let signatures = Signatures::new(&library);
+        Ok(Engine {
+            library,
+            index,
+            signatures,
+        })
+    }
+
+    pub fn library(&self) -> &Library {
+        &self.library
+    }
+
+    pub fn library_arc(&self) -> Arc<Library> {
+        Arc::clone(&self.library)
+    }
+
+    /// Reads a paste (traceback, error line, log, or words) and finds what fixes it.
+    /// The result ids do not depend on `lang`; only the language they are shown in does.
+    pub fn match_paste(&self, text: &str, lang: Lang, limit: usize) -> MatchOutcome {
+        let parsed = traceback::parse(text);
+        let prose_text = prose_of(text);
+        let mut prose_langs = vec![Lang::En];
+        if let Some(detected) = detect_language(&prose_text).filter(|&l| l != Lang::En) {
+            prose_langs.push(detected);
+        }
+        let situation = cues::situation(&parsed, text);
+        let memory = cues::read_memory(&parsed.facts);
+        let parts = QueryParts {
+            full_text: text,
+            code_text: code_of(&parsed, text),
+            prose_text,
+            prose_langs,
+            situation,
+            preferred_section: cues::preferred_section(situation, &memory, &parsed.facts),
+        };
+        MatchOutcome {
+            lang,
+            results: self.rank(&parts, lang, limit),
+            diagnosis: diagnosis::diagnose(&parsed, lang),
+            fingerprint: fingerprint(&parsed),
+        }
+    }
+
+    /// Searches typed words (any of ar, hi, fr, en, or error text) and shows hits in `lang`.
+    pub fn search(&self, query: &str, lang: Lang, limit: usize) -> Vec<Hit> {
+        let parsed = traceback::parse(query);
+        let mut prose_langs = vec![lang];
+        if let Some(detected) = detect_language(query) {
+            prose_langs.push(detected);
+        }
+        if query.chars().any(|c| c.is_ascii_alphabetic()) {
+            prose_langs.push(Lang::En);
+        }
+        prose_langs.sort();
+        prose_langs.dedup();
+        let situation = cues::situation(&parsed, query);
+        let parts = QueryParts {
+            full_text: query,
+            prose_text: query.to_owned(),
+            code_text: query.to_owned(),
+            prose_langs,
+            situation,
+            preferred_section: None,
+        };
+        self.rank(&parts, lang, limit)
+    }
+
+    fn rank(&self, parts: &QueryParts<'_>, lang: Lang, limit: usize) -> Vec<Hit> {
+        let (group_text, section_scores) = self.text_scores(parts);
+        let signature_scores = self.signatures.scores(parts.full_text);
+        let best_text = group_text.values().copied().fold(0.0_f32, f32::max);
+
+        let situation_group = parts.situation.group();
+        let mut groups: BTreeSet<&str> = group_text.keys().map(String::as_str).collect();
+        groups.extend(signature_scores.keys().map(String::as_str));
+        groups.extend(situation_group.filter(|g| !self.library.translations(g).is_empty()));
+
+        let mut scored: Vec<(f32, &str)> = groups
+            .into_iter()
+            .map(|group| {
+                let text = group_text.get(group).copied().unwrap_or(0.0);
+                let mut score = if best_text > 0.0 {
+                    TEXT_WEIGHT * text / best_text
+                } else {
+                    0.0
+                };
+                score += signature_scores.get(group).copied().unwrap_or(0.0);
+                if situation_group == Some(group) {
+                    score += SITUATION_WEIGHT;
+                }
+                (score, group)
+            })
+            .filter(|(score, _)| *score > 0.0)
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+
+        let display_terms = self.display_terms(parts, lang);
+        scored
+            .into_iter()
+            .take(limit)
+            .filter_map(|(score, group)| {
+                let (article, fallback) = self.library.resolve(group, lang)?;
+                let preferred = parts
+                    .preferred_section
+                    .filter(|_| situation_group == Some(group));
+                let section = choose_section(article, section_scores.get(group), preferred);
+                Some(self.hit(article, fallback, score, section, &display_terms))
+            })
+            .collect()
+    }
+
+    /// BM25 per group (best whole-article document) and per (group, section).
+    #[allow(clippy::type_complexity)]
+    fn text_scores(
+        &self,
+        parts: &QueryParts<'_>,
+    ) -> (HashMap<String, f32>, HashMap<String, HashMap<String, f32>>) {
+        let mut group_text: HashMap<String, f32> = HashMap::new();
+        let mut section_scores: HashMap<String, HashMap<String, f32>> = HashMap::new();
+        let Some(query) = self.build_query(parts) else {
+            return (group_text, section_scores);
+        };
+        let searcher = self.index.reader.searcher();
+        let top = match searcher.search(
+            &query,
+            &TopDocs::with_limit(CANDIDATE_DOCS).order_by_score(),
+        ) {
+            Ok(top) => top,
+            Err(error) => {
+                tracing::error!(%error, "search failed");
+                return (group_text, section_scores);
+            }
+        };
+        let fields = self.index.fields;
+        for (score, address) in top {
+            let Ok(doc) = searcher.doc::<TantivyDocument>(address) else {
+                continue;
+            };
+            let text_of = |field| {
+                doc.get_first(field)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let group = text_of(fields.group);
+            let section = text_of(fields.section);
+            if section.is_empty() {
+                let best = group_text.entry(group).or_insert(0.0);
+                *best = best.max(score);
+            } else {
+                let best = section_scores
+                    .entry(group)
+                    .or_default()
+                    .entry(section)
+                    .or_insert(0.0);
+                *best = best.max(score);
+            }
+        }
+        (group_text, section_scores)
+    }
+
+    fn build_query(&self, parts: &QueryParts<'_>) -> Option<BooleanQuery> {
+        let fields = self.index.fields;
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for &lang in &parts.prose_langs {
+            for term in distinct_terms(prose_analyzer(lang), &parts.prose_text, MAX_PROSE_TERMS) {
+                clauses.push(term_clause(fields.title(lang), &term, TITLE_BOOST));
+                clauses.push(term_clause(fields.body(lang), &term, 1.0));
+            }
+        }
+        for term in distinct_terms(analyzers::CODE, &parts.code_text, MAX_CODE_TERMS) {
+            clauses.push(term_clause(fields.errors, &term, 1.5));
+            clauses.push(term_clause(fields.code, &term, 0.5));
+        }
+        (!clauses.is_empty()).then(|| BooleanQuery::new(clauses))
+    }
+
+    /// Query words analyzed like the displayed language's prose, to pick snippet lines.
+    fn display_terms(&self, parts: &QueryParts<'_>, lang: Lang) -> Vec<String> {
+        distinct_terms(prose_analyzer(lang), &parts.prose_text, MAX_PROSE_TERMS)
+    }
+
+    fn hit(
+        &self,
+        article: &Article,
+        fallback: bool,
+        score: f32,
+        section: Option<&crate::content::Section>,
+        display_terms: &[String],
+    ) -> Hit {
+        let url = article.url();
+        let snippet_source = section
+            .map(|s| s.text.as_str())
+            .filter(|t| !t.is_empty())
+            .unwrap_or(&article.summary);
+        Hit {
+            id: article.id.clone(),
+            lang: article.lang,
+            title: article.title.clone(),
+            summary: article.summary.clone(),
+            score: (score * 1000.0).round() / 1000.0,
+            fallback,
+            section: section.map(|s| SectionHit {
+                id: s.id.clone(),
+                title: s.title.clone(),
+                url: format!("{url}#{}", s.id),
+            }),
+            snippet: snippet(snippet_source, article.lang, display_terms),
+            translations: self
+                .library
+                .translations(&article.id)
+                .into_iter()
+                .filter(|&l| l != article.lang)
+                .collect(),
+            url,
+        }
+    }
+}
+
+fn term_clause(field: tantivy::schema::Field, text: &str, boost: f32) -> (Occur, Box<dyn Query>) {
+    let query = TermQuery::new(
+        Term::from_field_text(field, text),
+        IndexRecordOption::WithFreqs,
+    );
+    (
+        Occur::Should,
+        Box::new(BoostQuery::new(Box::new(query), boost)),
+    )
+}
+
+fn distinct_terms(analyzer: &str, text: &str, max: usize) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    analyzers::analyze(analyzer, text)
+        .into_iter()
+        .filter(|t| seen.insert(t.clone()))
+        .take(max)
+        .collect()
+}
+
+/// The section that holds the fix: the situation's own section when the figures name one,
+/// else the best-matching `fix-…` section close to the best match, else the best match, else
+/// the first fix.
+fn choose_section<'a>(
+    article: &'a Article,
+    scores: Option<&HashMap<String, f32>>,
+    preferred: Option<&str>,
+) -> Option<&'a crate::content::Section> {
+    if let Some(section) = preferred.and_then(|id| article.section(id)) {
+        return Some(section);
+    }
+    let score_of = |id: &str| scores.and_then(|s| s.get(id)).copied().unwrap_or(0.0);
+    let best = article
+        .sections
+        .iter()
+        .filter(|s| score_of(&s.id) > 0.0)
+        .max_by(|a, b| score_of(&a.id).total_cmp(&score_of(&b.id)));
+    let first_fix = || article.sections.iter().find(|s| s.id.starts_with("fix"));
+    match best {
+        Some(best) if best.id.starts_with("fix") => Some(best),
+        Some(best) => {
+            let best_fix = article
+                .sections
+                .iter()
+                .filter(|s| s.id.starts_with("fix") && score_of(&s.id) >= 0.5 * score_of(&best.id))
+                .max_by(|a, b| score_of(&a.id).total_cmp(&score_of(&b.id)));
+            best_fix.or_else(first_fix).or(Some(best))
+        }
+        None => first_fix().or_else(|| article.sections.first()),
+    }
+}
+
+/// The line of `text` sharing the most query terms, cut to a readable length.
+fn snippet(text: &str, lang: Lang, terms: &[String]) -> String {
+    let analyzer = prose_analyzer(lang);
+    let best = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(200)
+        .enumerate()
+        .max_by_key(|(index, line)| {
+            let words = analyzers::analyze_limited(analyzer, line, 200);
+            let shared = words.iter().filter(|w| terms.contains(w)).count();
+            (shared, std::cmp::Reverse(*index))
+        })
+        .map(|(_, line)| line)
+        .unwrap_or("");
+    if best.chars().count() <= SNIPPET_CHARS {
+        return best.to_owned();
+    }
+    let cut: String = best.chars().take(SNIPPET_CHARS).collect();
+    match cut.rfind(' ') {
+        Some(space) if space > SNIPPET_CHARS / 2 => format!("{}…", &cut[..space]),
+        _ => format!("{cut}…"),
+    }
+}
+
+/// The prose of a paste: frame lines, source lines under them and C++ frames removed; the
+/// head and the tail of a long paste.
+fn prose_of(text: &str) -> String {
+    let bounded = if text.len() > PROSE_HEAD_BYTES + PROSE_TAIL_BYTES {
+        let head = floor_char_boundary(text, PROSE_HEAD_BYTES);
+        let tail = floor_char_boundary(text, text.len() - PROSE_TAIL_BYTES);
+        format!("{}\n{}", &text[..head], &text[tail..])
+    } else {
+        text.to_owned()
+    };
+    let mut out = String::with_capacity(bounded.len());
+    let mut skip_next = false;
+    for line in bounded.lines() {
+        let trimmed = line.trim_start_matches(['>', ' ', '\t', '`']);
+        if skip_next {
+            skip_next = false;
+            if line.starts_with(char::is_whitespace) {
+                continue;
+            }
+        }
+        if trimmed.starts_with("File \"") {
+            skip_next = true;
+            continue;
+        }
+        if trimmed.starts_with("frame #") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Error text for the language-neutral fields: exception, message, distinctive lines and the
+/// functions the traceback went through.
+fn code_of(parsed: &Parsed, text: &str) -> String {
+    let mut out = Vec::new();
+    out.extend(parsed.exception.clone());
+    out.extend(parsed.message.clone());
+    out.extend(parsed.error_lines.iter().cloned());
+    let mut functions = BTreeSet::new();
+    for frame in &parsed.frames {
+        if !frame.function.is_empty() && functions.insert(frame.function.clone()) {
+            out.push(frame.function.clone());
+        }
+    }
+    if out.is_empty() {
+        out.push(text.chars().take(4096).collect());
+    }
+    out.join("\n")
+}
+
+fn fingerprint(parsed: &Parsed) -> String {
+    format!(
+        "{}|{}|{}",
+        parsed.kind.as_str(),
+        parsed.exception.as_deref().unwrap_or(""),
+        parsed.fingerprint_message.as_deref().unwrap_or("")
+    )
+}
+
+fn floor_char_boundary(text: &str, mut index: usize) -> usize {
+    index = index.min(text.len());
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}

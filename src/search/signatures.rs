@@ -1,0 +1,138 @@
+//! Error signatures: the `errors:` fragments of every article, found verbatim in a paste.
+//!
+//! Matching ignores case and all whitespace, so a terminal's hard wrap in the middle of a
+//! word ("Tried to allo\ncate") or doubled spaces do not hide a fragment. One Aho-Corasick
+//! pass over the paste finds every fragment at once, whatever the number of articles.
+//!
+//! Weighing: fragments found over overlapping stretches of the paste are wordings of one
+//! message ("RuntimeError: CUDA out of memory", "CUDA out of memory. Tried to allocate"), so
+//! they are weighed together: the fewer groups claim that stretch, the more it tells (an
+//! IDF over the stretch, not over the exact wording), and a longer fragment tells more than
+//! a shorter one. A group counts its strongest stretch in full and the others at a quarter,
+//! so an article listing five wordings of one message does not outweigh one listing it once.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use crate::content::Library;
+
+/// Fragments shorter than this (squashed) would match by accident inside other words.
+const MIN_FRAGMENT_CHARS: usize = 8;
+/// Past this length a fragment is not more telling, only longer.
+const LENGTH_CAP: usize = 80;
+const EXTRA_STRETCH_SHARE: f32 = 0.25;
+
+pub struct Signatures {
+    automaton: Option<AhoCorasick>,
+    /// Per pattern: the groups listing it and its squashed length.
+    patterns: Vec<(Vec<String>, usize)>,
+    group_count: usize,
+}
+
+/// Lowercase, with whitespace, quotes and backticks removed (and JSON-escaped line breaks).
+pub fn squash(text: &str) -> String {
+    text.replace("\\n", "")
+        .replace("\\t", "")
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '`' | '"' | '\'' | '’'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+impl Signatures {
+    pub fn new(library: &Library) -> Self {
+        let mut groups_of: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for article in library.articles() {
+            for fragment in &article.errors {
+                let squashed = squash(fragment);
+                if squashed.chars().count() >= MIN_FRAGMENT_CHARS {
+                    groups_of
+                        .entry(squashed)
+                        .or_default()
+                        .insert(article.id.clone());
+                }
+            }
+        }
+        let mut needles = Vec::with_capacity(groups_of.len());
+        let mut patterns = Vec::with_capacity(groups_of.len());
+        for (squashed, groups) in groups_of {
+            patterns.push((groups.into_iter().collect(), squashed.chars().count()));
+            needles.push(squashed);
+        }
+        let automaton = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&needles)
+            .ok();
+        Signatures {
+            automaton,
+            patterns,
+            group_count: library.group_ids().count().max(1),
+        }
+    }
+
+    /// Per group, the evidence its fragments found in `text` give (0 when none).
+    pub fn scores(&self, text: &str) -> HashMap<String, f32> {
+        let Some(automaton) = &self.automaton else {
+            return HashMap::new();
+        };
+        let haystack = squash(text);
+        let mut found: Vec<(usize, usize, usize)> = automaton
+            .find_overlapping_iter(&haystack)
+            .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+            .collect();
+        found.sort_unstable();
+
+        let mut per_group: HashMap<String, Vec<f32>> = HashMap::new();
+        let mut stretch: Vec<usize> = Vec::new();
+        let mut stretch_end = 0;
+        for (start, end, pattern) in found {
+            if !stretch.is_empty() && start >= stretch_end {
+                self.weigh_stretch(&stretch, &mut per_group);
+                stretch.clear();
+            }
+            stretch.push(pattern);
+            stretch_end = stretch_end.max(end);
+        }
+        self.weigh_stretch(&stretch, &mut per_group);
+
+        per_group
+            .into_iter()
+            .map(|(group, mut weights)| {
+                weights.sort_by(|a, b| b.total_cmp(a));
+                let strongest = weights.first().copied().unwrap_or(0.0);
+                let rest: f32 = weights.iter().skip(1).sum();
+                (group, strongest + EXTRA_STRETCH_SHARE * rest)
+            })
+            .collect()
+    }
+
+    fn weigh_stretch(&self, stretch: &[usize], per_group: &mut HashMap<String, Vec<f32>>) {
+        let mut longest: BTreeMap<&str, usize> = BTreeMap::new();
+        for (groups, length) in stretch.iter().filter_map(|&p| self.patterns.get(p)) {
+            for group in groups {
+                let best = longest.entry(group.as_str()).or_insert(0);
+                *best = (*best).max(*length);
+            }
+        }
+        if longest.is_empty() {
+            return;
+        }
+        let idf = (1.0 + self.group_count as f32 / longest.len() as f32).ln();
+        for (group, length) in longest {
+            let weight = (length.min(LENGTH_CAP) as f32).sqrt() * idf;
+            per_group.entry(group.to_owned()).or_default().push(weight);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squash_undoes_wraps_case_and_quotes() {
+        assert_eq!(squash("Tried to allo\ncate `X`"), "triedtoallocatex");
+        assert_eq!(squash("a\\nb"), "ab");
+    }
+}

@@ -1,0 +1,183 @@
+//! `POST /api/v1/match` and `GET /api/v1/search`.
+
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::extract::{ApiJson, ApiQuery};
+use super::lang::requested_lang;
+use super::state::AppState;
+use crate::db::query_log::{Fingerprint, new_match_id};
+use crate::db::{Endpoint, QueryRecord};
+use crate::i18n::Lang;
+use crate::search::{Hit, MatchOutcome};
+
+/// Largest paste accepted, in bytes of UTF-8.
+pub const MAX_TEXT_BYTES: usize = 256 * 1024;
+/// Largest typed query accepted.
+pub const MAX_QUERY_BYTES: usize = 4 * 1024;
+pub const MAX_LIMIT: i64 = 20;
+
+#[derive(Deserialize)]
+pub struct MatchRequest {
+    text: String,
+    lang: Option<String>,
+    limit: Option<i64>,
+}
+
+#[derive(Deserialize)]
+pub struct SearchQuery {
+    q: Option<String>,
+    lang: Option<String>,
+    limit: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct SearchAnswer {
+    pub lang: Lang,
+    pub results: Vec<Hit>,
+    /// Sent back with feedback on these results (`POST /api/v1/feedback`).
+    pub match_id: String,
+}
+
+#[derive(Serialize)]
+pub struct MatchAnswer {
+    #[serde(flatten)]
+    pub outcome: MatchOutcome,
+    /// Sent back with feedback on these results (`POST /api/v1/feedback`).
+    pub match_id: String,
+}
+
+pub async fn match_paste(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<MatchRequest>,
+) -> Result<Json<MatchAnswer>, ApiError> {
+    let started = Instant::now();
+    let lang = body_lang(request.lang.as_deref(), &headers)?;
+    let limit = checked_limit(request.limit, 5)?;
+    let text = checked_text(request.text, MAX_TEXT_BYTES, "text")?;
+    let engine = state.engine();
+    let outcome = tokio::task::spawn_blocking(move || engine.match_paste(&text, lang, limit))
+        .await
+        .map_err(|e| ApiError::Internal(format!("match task failed: {e}")))?;
+    let match_id = new_match_id();
+    let (key, top, count) = (
+        outcome.fingerprint.clone(),
+        top(&outcome.results),
+        outcome.results.len(),
+    );
+    let (id, latency) = (match_id.clone(), started.elapsed());
+    state.record_query(move || {
+        QueryRecord::new(
+            Endpoint::Match,
+            lang,
+            Fingerprint::from_key(&key),
+            top,
+            count,
+            latency,
+        )
+        .with_match_id(id)
+    });
+    Ok(Json(MatchAnswer { outcome, match_id }))
+}
+
+pub async fn search(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiQuery(query): ApiQuery<SearchQuery>,
+) -> Result<Json<SearchAnswer>, ApiError> {
+    let started = Instant::now();
+    let lang = requested_lang(query.lang.as_deref(), &headers)?;
+    let limit = match query.limit.as_deref() {
+        None | Some("") => 10,
+        Some(raw) => {
+            let parsed = raw.trim().parse::<i64>().map_err(|_| limit_error())?;
+            checked_limit(Some(parsed), 10)?
+        }
+    };
+    let q = checked_text(query.q.unwrap_or_default(), MAX_QUERY_BYTES, "q")?;
+    let engine = state.engine();
+    let (results, q) = tokio::task::spawn_blocking(move || (engine.search(&q, lang, limit), q))
+        .await
+        .map_err(|e| ApiError::Internal(format!("search task failed: {e}")))?;
+    let match_id = new_match_id();
+    let (top, count) = (top(&results), results.len());
+    let (id, latency) = (match_id.clone(), started.elapsed());
+    state.record_query(move || {
+        QueryRecord::new(
+            Endpoint::Search,
+            lang,
+            Fingerprint::of_search(&q),
+            top,
+            count,
+            latency,
+        )
+        .with_match_id(id)
+    });
+    Ok(Json(SearchAnswer {
+        lang,
+        results,
+        match_id,
+    }))
+}
+
+/// What the query log keeps of the answer: the best group and its score.
+fn top(results: &[Hit]) -> Option<(String, f64)> {
+    results
+        .first()
+        .map(|hit| (hit.id.clone(), f64::from(hit.score)))
+}
+
+/// In a body an unsupported language is a bad field (422), not a missing resource.
+fn body_lang(explicit: Option<&str>, headers: &HeaderMap) -> Result<Lang, ApiError> {
+    requested_lang(explicit, headers).map_err(|error| match error {
+        ApiError::UnsupportedLanguage(message) => ApiError::invalid(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unsupported_language",
+            message,
+        ),
+        other => other,
+    })
+}
+
+fn checked_limit(limit: Option<i64>, default: usize) -> Result<usize, ApiError> {
+    match limit {
+        None => Ok(default),
+        Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(n as usize),
+        Some(_) => Err(limit_error()),
+    }
+}
+
+fn limit_error() -> ApiError {
+    ApiError::invalid(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid_limit",
+        format!("`limit` must be a whole number from 1 to {MAX_LIMIT}"),
+    )
+}
+
+fn checked_text(text: String, max_bytes: usize, field: &str) -> Result<String, ApiError> {
+    if text.len() > max_bytes {
+        return Err(ApiError::invalid(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "text_too_large",
+            format!(
+                "`{field}` is {} bytes; the limit is {max_bytes} bytes",
+                text.len()
+            ),
+        ));
+    }
+    if text.trim().is_empty() {
+        return Err(ApiError::invalid(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "empty_text",
+            format!("`{field}` is empty: paste an error or type a few words"),
+        ));
+    }
+    Ok(text)
+}
