@@ -137,6 +137,9 @@ pub struct ServeArgs {
     /// the page does not exist.
     #[arg(long, env = "ILAJ_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
+    /// Seconds between checks of the content folder for changes (0: never reload).
+    #[arg(long, env = "ILAJ_RELOAD_SECONDS", default_value_t = 2)]
+    pub reload_seconds: u64,
 }
 
 #[derive(Debug, Args)]
@@ -209,6 +212,14 @@ fn serve(args: ServeArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        if args.reload_seconds > 0 {
+            let interval = std::time::Duration::from_secs(args.reload_seconds);
+            tokio::spawn(web::watch_content(
+                state.clone(),
+                args.content.clone(),
+                interval,
+            ));
+        }
         let outcome = web::serve(args.addr, state).await;
         store.close().await;
         match outcome {

@@ -7,6 +7,7 @@ mod loader;
 mod markdown;
 mod model;
 mod rst;
+pub mod watch;
 
 pub use library::Library;
 pub use loader::{ContentError, LoadReport, load_dir, parse_article};

@@ -5,9 +5,9 @@
 //! Prose goes to per-language fields, each with its own analyzer and its own BM25 statistics;
 //! error signatures and code go to language-neutral fields, identical across translations.
 
-use tantivy::schema::{
-    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
-};
+use std::collections::{HashMap, HashSet};
+
+use tantivy::schema::{FAST, Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument};
 
 use super::analyzers;
@@ -19,10 +19,9 @@ const WRITER_MEMORY_BYTES: usize = 20_000_000;
 
 #[derive(Clone, Copy)]
 pub struct Fields {
-    pub group: Field,
-    pub lang: Field,
-    /// Section id, empty on the whole-article document.
-    pub section: Field,
+    /// Position of the document's [`DocRef`] in [`BuiltIndex::docs`]: a fast field, so a
+    /// hit is resolved without reading a stored document.
+    ord: Field,
     title: [Field; 4],
     body: [Field; 4],
     pub code: Field,
@@ -62,9 +61,7 @@ fn text_field(analyzer: &str) -> TextOptions {
 
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
-    let group = builder.add_text_field("group", STRING | STORED);
-    let lang = builder.add_text_field("lang", STRING | STORED);
-    let section = builder.add_text_field("section", STRING | STORED);
+    let ord = builder.add_u64_field(ORD_FIELD, FAST);
     let title = Lang::ALL
         .map(|l| builder.add_text_field(&format!("title_{l}"), text_field(prose_analyzer(l))));
     let body = Lang::ALL
@@ -72,9 +69,7 @@ fn schema() -> (Schema, Fields) {
     let code = builder.add_text_field("code", text_field(analyzers::CODE));
     let errors = builder.add_text_field("errors", text_field(analyzers::CODE));
     let fields = Fields {
-        group,
-        lang,
-        section,
+        ord,
         title,
         body,
         code,
@@ -83,10 +78,36 @@ fn schema() -> (Schema, Fields) {
     (builder.build(), fields)
 }
 
+pub const ORD_FIELD: &str = "ord";
+
+/// What an indexed document stands for.
+pub struct DocRef {
+    pub group: String,
+    /// Section id, empty for the whole-article document.
+    pub section: String,
+}
+
 /// A built index and the one reader the process searches it with.
 pub struct BuiltIndex {
     pub reader: IndexReader,
     pub fields: Fields,
+    pub docs: Vec<DocRef>,
+    /// For every term each analyzer produced while indexing, the number of articles that
+    /// hold it. A query keeps only terms found here, rarest first: a pasted log holds
+    /// hundreds of words, most in no article or in every article, and each clause costs a
+    /// dictionary lookup and a scorer.
+    pub vocabulary: HashMap<&'static str, HashMap<String, u32>>,
+}
+
+impl BuiltIndex {
+    /// How many articles hold `term` (0: none).
+    pub fn article_frequency(&self, analyzer: &str, term: &str) -> u32 {
+        self.vocabulary
+            .get(analyzer)
+            .and_then(|terms| terms.get(term))
+            .copied()
+            .unwrap_or(0)
+    }
 }
 
 pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
@@ -94,12 +115,46 @@ pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
     let index = Index::create_in_ram(schema);
     analyzers::register_all(index.tokenizers());
     let mut writer: IndexWriter = index.writer_with_num_threads(1, WRITER_MEMORY_BYTES)?;
+    let mut docs = Vec::new();
+    let mut next_ord = |group: &str, section: &str| {
+        docs.push(DocRef {
+            group: group.to_owned(),
+            section: section.to_owned(),
+        });
+        docs.len() as u64 - 1
+    };
+    let mut vocabulary: HashMap<&'static str, HashMap<String, u32>> = HashMap::new();
     for article in library.articles() {
         let lang = article.lang;
+        let prose = prose_analyzer(lang);
+        let mut own: HashMap<&'static str, HashSet<String>> = HashMap::new();
+        for text in [&article.title, &article.summary, &article.prose()] {
+            own.entry(prose)
+                .or_default()
+                .extend(analyzers::analyze_limited(prose, text, usize::MAX));
+        }
+        for text in article
+            .errors
+            .iter()
+            .chain(&article.tags)
+            .chain([&article.code()])
+        {
+            own.entry(analyzers::CODE)
+                .or_default()
+                .extend(analyzers::analyze_limited(
+                    analyzers::CODE,
+                    text,
+                    usize::MAX,
+                ));
+        }
+        for (analyzer, terms) in own {
+            let counts = vocabulary.entry(analyzer).or_default();
+            for term in terms {
+                *counts.entry(term).or_insert(0) += 1;
+            }
+        }
         let mut whole = TantivyDocument::default();
-        whole.add_text(fields.group, &article.id);
-        whole.add_text(fields.lang, lang.code());
-        whole.add_text(fields.section, "");
+        whole.add_u64(fields.ord, next_ord(&article.id, ""));
         whole.add_text(fields.title(lang), &article.title);
         whole.add_text(fields.body(lang), &article.summary);
         whole.add_text(fields.body(lang), article.prose());
@@ -114,9 +169,7 @@ pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
 
         for section in &article.sections {
             let mut doc = TantivyDocument::default();
-            doc.add_text(fields.group, &article.id);
-            doc.add_text(fields.lang, lang.code());
-            doc.add_text(fields.section, &section.id);
+            doc.add_u64(fields.ord, next_ord(&article.id, &section.id));
             doc.add_text(fields.title(lang), &section.title);
             doc.add_text(fields.body(lang), &section.text);
             doc.add_text(fields.code, &section.code);
@@ -128,5 +181,10 @@ pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
         .reader_builder()
         .reload_policy(ReloadPolicy::Manual)
         .try_into()?;
-    Ok(BuiltIndex { reader, fields })
+    Ok(BuiltIndex {
+        reader,
+        fields,
+        docs,
+        vocabulary,
+    })
 }

@@ -23,10 +23,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde::Serialize;
+use tantivy::Term;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Value};
-use tantivy::{TantivyDocument, Term};
+use tantivy::schema::IndexRecordOption;
 
 pub use cues::Situation;
 pub use diagnosis::Diagnosis;
@@ -38,14 +38,18 @@ use crate::i18n::{Lang, detect_language};
 use crate::traceback::{self, Parsed};
 
 /// Documents looked at per query: the catalog has a few hundred in all.
-const CANDIDATE_DOCS: usize = 500;
+const CANDIDATE_DOCS: usize = 300;
 /// Distinct terms per field family: enough for any error, bounded for a 256 KiB paste.
-const MAX_PROSE_TERMS: usize = 96;
-const MAX_CODE_TERMS: usize = 128;
+const MAX_PROSE_TERMS: usize = 32;
+const MAX_CODE_TERMS: usize = 48;
+/// Below this many rare terms, common ones stay in the query.
+const MIN_RARE_TERMS: usize = 6;
 /// Text looked at for prose words: the head and the tail of a long paste.
 const PROSE_HEAD_BYTES: usize = 16 * 1024;
 const PROSE_TAIL_BYTES: usize = 8 * 1024;
 const SNIPPET_CHARS: usize = 240;
+/// Lines of a section weighed for the snippet; fixes say what matters early.
+const SNIPPET_LINES: usize = 40;
 
 const TEXT_WEIGHT: f32 = 10.0;
 /// A title that holds the words of the query says more than the same words in the body.
@@ -106,6 +110,12 @@ struct QueryParts<'a> {
     prose_langs: Vec<Lang>,
     situation: Situation,
     preferred_section: Option<&'static str>,
+}
+
+/// The analyzed terms of a query, per field family.
+struct QueryTerms {
+    prose: Vec<(Lang, Vec<String>)>,
+    code: Vec<String>,
 }
 
 impl Engine {
@@ -179,7 +189,8 @@ impl Engine {
     }
 
     fn rank(&self, parts: &QueryParts<'_>, lang: Lang, limit: usize) -> Vec<Hit> {
-        let (group_text, section_scores) = self.text_scores(parts);
+        let terms = self.query_terms(parts);
+        let (group_text, section_scores) = self.text_scores(&terms);
         let signature_scores = self.signatures.scores(parts.full_text);
         let best_text = group_text.values().copied().fold(0.0_f32, f32::max);
 
@@ -207,7 +218,15 @@ impl Engine {
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
 
-        let display_terms = self.display_terms(parts, lang);
+        // Snippet lines are picked by the query's words in the language shown, when the
+        // query has any (a pasted English traceback has none in Hindi: first lines then).
+        let no_terms = Vec::new();
+        let display_terms = terms
+            .prose
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .map(|(_, words)| words)
+            .unwrap_or(&no_terms);
         scored
             .into_iter()
             .take(limit)
@@ -217,7 +236,7 @@ impl Engine {
                     .preferred_section
                     .filter(|_| situation_group == Some(group));
                 let section = choose_section(article, section_scores.get(group), preferred);
-                Some(self.hit(article, fallback, score, section, &display_terms))
+                Some(self.hit(article, fallback, score, section, display_terms))
             })
             .collect()
     }
@@ -226,11 +245,11 @@ impl Engine {
     #[allow(clippy::type_complexity)]
     fn text_scores(
         &self,
-        parts: &QueryParts<'_>,
+        terms: &QueryTerms,
     ) -> (HashMap<String, f32>, HashMap<String, HashMap<String, f32>>) {
         let mut group_text: HashMap<String, f32> = HashMap::new();
         let mut section_scores: HashMap<String, HashMap<String, f32>> = HashMap::new();
-        let Some(query) = self.build_query(parts) else {
+        let Some(query) = self.build_query(terms) else {
             return (group_text, section_scores);
         };
         let searcher = self.index.reader.searcher();
@@ -244,27 +263,30 @@ impl Engine {
                 return (group_text, section_scores);
             }
         };
-        let fields = self.index.fields;
+        let mut columns = HashMap::new();
         for (score, address) in top {
-            let Ok(doc) = searcher.doc::<TantivyDocument>(address) else {
+            let column = columns.entry(address.segment_ord).or_insert_with(|| {
+                searcher
+                    .segment_reader(address.segment_ord)
+                    .fast_fields()
+                    .u64(index::ORD_FIELD)
+                    .ok()
+            });
+            let Some(doc) = column
+                .as_ref()
+                .and_then(|c| c.first(address.doc_id))
+                .and_then(|ord| self.index.docs.get(ord as usize))
+            else {
                 continue;
             };
-            let text_of = |field| {
-                doc.get_first(field)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default()
-                    .to_owned()
-            };
-            let group = text_of(fields.group);
-            let section = text_of(fields.section);
-            if section.is_empty() {
-                let best = group_text.entry(group).or_insert(0.0);
+            if doc.section.is_empty() {
+                let best = group_text.entry(doc.group.clone()).or_insert(0.0);
                 *best = best.max(score);
             } else {
                 let best = section_scores
-                    .entry(group)
+                    .entry(doc.group.clone())
                     .or_default()
-                    .entry(section)
+                    .entry(doc.section.clone())
                     .or_insert(0.0);
                 *best = best.max(score);
             }
@@ -272,25 +294,64 @@ impl Engine {
         (group_text, section_scores)
     }
 
-    fn build_query(&self, parts: &QueryParts<'_>) -> Option<BooleanQuery> {
+    fn build_query(&self, terms: &QueryTerms) -> Option<BooleanQuery> {
         let fields = self.index.fields;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for &lang in &parts.prose_langs {
-            for term in distinct_terms(prose_analyzer(lang), &parts.prose_text, MAX_PROSE_TERMS) {
-                clauses.push(term_clause(fields.title(lang), &term, TITLE_BOOST));
-                clauses.push(term_clause(fields.body(lang), &term, 1.0));
+        for (lang, words) in &terms.prose {
+            for term in words {
+                clauses.push(term_clause(fields.title(*lang), term, TITLE_BOOST));
+                clauses.push(term_clause(fields.body(*lang), term, 1.0));
             }
         }
-        for term in distinct_terms(analyzers::CODE, &parts.code_text, MAX_CODE_TERMS) {
-            clauses.push(term_clause(fields.errors, &term, 1.5));
-            clauses.push(term_clause(fields.code, &term, 0.5));
+        for term in &terms.code {
+            clauses.push(term_clause(fields.errors, term, 1.5));
+            clauses.push(term_clause(fields.code, term, 0.5));
         }
         (!clauses.is_empty()).then(|| BooleanQuery::new(clauses))
     }
 
-    /// Query words analyzed like the displayed language's prose, to pick snippet lines.
-    fn display_terms(&self, parts: &QueryParts<'_>, lang: Lang) -> Vec<String> {
-        distinct_terms(prose_analyzer(lang), &parts.prose_text, MAX_PROSE_TERMS)
+    /// Analyzes the query once: the terms of each prose language and of the code fields.
+    fn query_terms(&self, parts: &QueryParts<'_>) -> QueryTerms {
+        QueryTerms {
+            prose: parts
+                .prose_langs
+                .iter()
+                .map(|&lang| {
+                    let words =
+                        self.known_terms(prose_analyzer(lang), &parts.prose_text, MAX_PROSE_TERMS);
+                    (lang, words)
+                })
+                .collect(),
+            code: self.known_terms(analyzers::CODE, &parts.code_text, MAX_CODE_TERMS),
+        }
+    }
+
+    /// The `max` most telling distinct terms of `text`: only terms some article has, the
+    /// rarest across articles first (ties in text order).
+    fn known_terms(&self, analyzer: &'static str, text: &str, max: usize) -> Vec<String> {
+        let mut seen = BTreeSet::new();
+        let mut terms: Vec<(u32, usize, String)> = analyzers::analyze(analyzer, text)
+            .into_iter()
+            .filter(|t| seen.insert(t.clone()))
+            .enumerate()
+            .filter_map(|(position, term)| {
+                let frequency = self.index.article_frequency(analyzer, &term);
+                (frequency > 0).then_some((frequency, position, term))
+            })
+            .collect();
+        terms.sort_unstable();
+        // Words in most articles barely move BM25 but walk the longest posting lists; keep
+        // them only when the text has little else.
+        let common = (self.library.len() as u32 / 3).max(1);
+        let rare = terms.iter().filter(|(f, _, _)| *f <= common).count();
+        if rare >= MIN_RARE_TERMS {
+            terms.retain(|(f, _, _)| *f <= common);
+        }
+        terms
+            .into_iter()
+            .take(max)
+            .map(|(_, _, term)| term)
+            .collect()
     }
 
     fn hit(
@@ -341,15 +402,6 @@ fn term_clause(field: tantivy::schema::Field, text: &str, boost: f32) -> (Occur,
     )
 }
 
-fn distinct_terms(analyzer: &str, text: &str, max: usize) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    analyzers::analyze(analyzer, text)
-        .into_iter()
-        .filter(|t| seen.insert(t.clone()))
-        .take(max)
-        .collect()
-}
-
 /// The section that holds the fix: the situation's own section when the figures name one,
 /// else the best-matching `fix-…` section close to the best match, else the best match, else
 /// the first fix.
@@ -385,14 +437,19 @@ fn choose_section<'a>(
 /// The line of `text` sharing the most query terms, cut to a readable length.
 fn snippet(text: &str, lang: Lang, terms: &[String]) -> String {
     let analyzer = prose_analyzer(lang);
+    let weigh = !terms.is_empty();
     let best = text
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .take(200)
+        .take(SNIPPET_LINES)
         .enumerate()
         .max_by_key(|(index, line)| {
-            let words = analyzers::analyze_limited(analyzer, line, 200);
-            let shared = words.iter().filter(|w| terms.contains(w)).count();
+            let shared = if weigh {
+                let words = analyzers::analyze_limited(analyzer, line, 200);
+                words.iter().filter(|w| terms.contains(w)).count()
+            } else {
+                0
+            };
             (shared, std::cmp::Reverse(*index))
         })
         .map(|(_, line)| line)

@@ -10,6 +10,7 @@ mod feedback;
 mod lang;
 mod matching;
 pub mod openapi;
+mod reload;
 mod state;
 
 use std::net::SocketAddr;
@@ -27,6 +28,7 @@ use tower_http::trace::TraceLayer;
 pub use auth::{DEFAULT_ANONYMOUS_PER_MINUTE, DEFAULT_KEY_PER_MINUTE, RateLimits};
 pub use error::ApiError;
 pub use matching::{MAX_QUERY_BYTES, MAX_TEXT_BYTES};
+pub use reload::watch_content;
 pub use state::{AppState, Services};
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.

@@ -100,18 +100,37 @@ pub fn analyze(name: &str, text: &str) -> Vec<String> {
 
 /// Like [`analyze`], with the caller's token limit.
 pub fn analyze_limited(name: &str, text: &str, max_tokens: usize) -> Vec<String> {
-    let Some(mut analyzer) = analyzer(name) else {
+    // Building an analyzer (stemmer tables, filters) costs more than analyzing a short
+    // query, and queries come in per request: keep one per analyzer per thread.
+    thread_local! {
+        static CACHE: std::cell::RefCell<Vec<(&'static str, TextAnalyzer)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let Some(&name) = ALL.iter().find(|&&known| known == name) else {
         return Vec::new();
     };
-    let mut stream = analyzer.token_stream(text);
-    let mut out = Vec::new();
-    while out.len() < max_tokens {
-        match stream.next() {
-            Some(token) => out.push(token.text.clone()),
-            None => break,
+    CACHE.with_borrow_mut(|cache| {
+        let position = match cache.iter().position(|(cached, _)| *cached == name) {
+            Some(position) => position,
+            None => match analyzer(name) {
+                Some(built) => {
+                    cache.push((name, built));
+                    cache.len() - 1
+                }
+                None => return Vec::new(),
+            },
+        };
+        let analyzer = &mut cache[position].1;
+        let mut stream = analyzer.token_stream(text);
+        let mut out = Vec::new();
+        while out.len() < max_tokens {
+            match stream.next() {
+                Some(token) => out.push(token.text.clone()),
+                None => break,
+            }
         }
-    }
-    out
+        out
+    })
 }
 
 /// `"ar"` when Arabic-script letters outnumber both Devanagari and all other letters, `"hi"`
