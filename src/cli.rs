@@ -2,12 +2,15 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand};
 
 use crate::content::{self, LoadReport};
+use crate::db::{self, Location, Report, ReportOptions, Store};
 use crate::estimator::{self, Attention, EstimateInput, LayerOps, Optimizer, Phase, Precision};
 use crate::web;
 
@@ -34,6 +37,11 @@ pub enum Command {
     Match(MatchArgs),
     /// Run the evaluation sets through the API and print exact@1, family@1 and MRR@5.
     Eval(EvalArgs),
+    /// Content-gap report: frequent errors with no good match, most and least helpful articles.
+    Report(ReportArgs),
+    /// Manage API keys for chatbots.
+    #[command(subcommand)]
+    Keys(KeysCommand),
 }
 
 #[derive(Debug, Args)]
@@ -63,6 +71,56 @@ pub struct EvalArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct DatabaseArgs {
+    /// Database URL: sqlite://PATH or postgres://USER:PASSWORD@HOST/DB [default: an SQLite
+    /// file in the data folder, created on first start]
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    pub database: Option<String>,
+    /// Folder of the embedded SQLite database [default: data]
+    #[arg(long, env = "ILAJ_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+    /// Rows per list.
+    #[arg(long, default_value_t = db::report::DEFAULT_LIMIT)]
+    pub limit: u32,
+    /// A query whose best result scores below this found no good match.
+    #[arg(long, default_value_t = db::report::DEFAULT_MIN_SCORE)]
+    pub min_score: f64,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Create a key; it is printed once and stored only as a hash.
+    Create {
+        #[command(flatten)]
+        db: DatabaseArgs,
+        /// Who the key is for (unique; not all digits).
+        #[arg(long)]
+        name: String,
+    },
+    /// List keys: id, name, created, last used, revoked.
+    List {
+        #[command(flatten)]
+        db: DatabaseArgs,
+    },
+    /// Revoke a key by name or id; requests with it are refused from then on.
+    Revoke {
+        #[command(flatten)]
+        db: DatabaseArgs,
+        /// The key's name or id.
+        key: String,
+    },
+}
+
+#[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "ILAJ_ADDR", default_value = "127.0.0.1:8080")]
@@ -70,6 +128,18 @@ pub struct ServeArgs {
     /// Folder holding the articles.
     #[arg(long, env = "ILAJ_CONTENT", default_value = "content")]
     pub content: PathBuf,
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+    /// API requests per minute for each anonymous client address.
+    #[arg(long, env = "ILAJ_RATE_LIMIT_ANONYMOUS", default_value_t = NonZeroU32::new(web::DEFAULT_ANONYMOUS_PER_MINUTE).unwrap_or(NonZeroU32::MIN))]
+    pub rate_limit_anonymous: NonZeroU32,
+    /// API requests per minute for each API key.
+    #[arg(long, env = "ILAJ_RATE_LIMIT_KEY", default_value_t = NonZeroU32::new(web::DEFAULT_KEY_PER_MINUTE).unwrap_or(NonZeroU32::MIN))]
+    pub rate_limit_key: NonZeroU32,
+    /// Token for the admin page /admin/report (better set in the environment); without one
+    /// the page does not exist.
+    #[arg(long, env = "ILAJ_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
     /// Seconds between checks of the content folder for changes (0: never reload).
     #[arg(long, env = "ILAJ_RELOAD_SECONDS", default_value_t = 2)]
     pub reload_seconds: u64,
@@ -177,6 +247,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Estimate(args) => estimate(&args),
         Command::Match(args) => match_stdin(args),
         Command::Eval(args) => eval(args),
+        Command::Report(args) => report(&args),
+        Command::Keys(command) => keys(command),
     }
 }
 
@@ -196,13 +268,6 @@ fn serve(args: ServeArgs) -> ExitCode {
         files = report.files_read,
         "content loaded"
     );
-    let state = match web::AppState::new(report.library) {
-        Ok(state) => state,
-        Err(error) => {
-            tracing::error!(%error, "cannot start");
-            return ExitCode::FAILURE;
-        }
-    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -210,21 +275,174 @@ fn serve(args: ServeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if args.reload_seconds > 0 {
-        let interval = std::time::Duration::from_secs(args.reload_seconds);
-        runtime.spawn(web::watch_content(
-            state.clone(),
-            args.content.clone(),
-            interval,
-        ));
-    }
-    match runtime.block_on(web::serve(args.addr, state)) {
-        Ok(()) => ExitCode::SUCCESS,
+    runtime.block_on(async {
+        let Some(store) = open_store(&args.db).await else {
+            return ExitCode::FAILURE;
+        };
+        let services = web::Services {
+            store: Some(Arc::clone(&store)),
+            rate_limits: Some(web::RateLimits {
+                anonymous_per_minute: args.rate_limit_anonymous,
+                key_per_minute: args.rate_limit_key,
+            }),
+            admin_token: args.admin_token.clone(),
+        };
+        let state = match web::AppState::with_services(report.library, services) {
+            Ok(state) => state,
+            Err(error) => {
+                tracing::error!(%error, "cannot start");
+                return ExitCode::FAILURE;
+            }
+        };
+        if args.reload_seconds > 0 {
+            let interval = std::time::Duration::from_secs(args.reload_seconds);
+            tokio::spawn(web::watch_content(
+                state.clone(),
+                args.content.clone(),
+                interval,
+            ));
+        }
+        let outcome = web::serve(args.addr, state).await;
+        store.close().await;
+        match outcome {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                tracing::error!(%error, addr = %args.addr, "server failed");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+/// Opens the database the arguments name (migrating it), logging why when it cannot.
+async fn open_store(args: &DatabaseArgs) -> Option<Arc<dyn Store>> {
+    let location = match Location::resolve(args.database.as_deref(), args.data_dir.as_deref()) {
+        Ok(location) => location,
         Err(error) => {
-            tracing::error!(%error, addr = %args.addr, "server failed");
-            ExitCode::FAILURE
+            tracing::error!(%error, "cannot open the database");
+            return None;
+        }
+    };
+    match db::open(&location).await {
+        Ok(store) => {
+            tracing::info!(database = %location.describe(), "database ready");
+            Some(store)
+        }
+        Err(error) => {
+            tracing::error!(%error, database = %location.describe(), "cannot open the database");
+            None
         }
     }
+}
+
+/// Runs a database command on a fresh runtime, closing the database afterwards.
+fn with_store<F>(args: &DatabaseArgs, work: F) -> ExitCode
+where
+    F: AsyncFnOnce(&dyn Store) -> Result<(), String>,
+{
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async {
+        let Some(store) = open_store(args).await else {
+            return ExitCode::FAILURE;
+        };
+        let outcome = work(store.as_ref()).await;
+        store.close().await;
+        match outcome {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("{message}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+fn report(args: &ReportArgs) -> ExitCode {
+    if !args.min_score.is_finite() {
+        eprintln!("--min-score must be a number");
+        return ExitCode::FAILURE;
+    }
+    let options = ReportOptions {
+        limit: args.limit,
+        min_score: args.min_score,
+    };
+    let json = args.json;
+    with_store(&args.db, async move |store: &dyn Store| {
+        let report = Report::build(store, options)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut stdout = std::io::stdout().lock();
+        let written = if json {
+            serde_json::to_writer_pretty(&mut stdout, &report)
+                .map_err(std::io::Error::other)
+                .and_then(|()| writeln!(stdout))
+        } else {
+            report.write_text(&mut stdout)
+        };
+        written.map_err(|e| format!("cannot write the report: {e}"))
+    })
+}
+
+fn keys(command: KeysCommand) -> ExitCode {
+    match command {
+        KeysCommand::Create { db, name } => with_store(&db, async move |store: &dyn Store| {
+            let (record, key) = db::keys::create(store, &name)
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("{key}");
+            eprintln!(
+                "API key {} (`{}`) created. It is shown only this once: store it now.",
+                record.id, record.name
+            );
+            Ok(())
+        }),
+        KeysCommand::List { db } => with_store(&db, async |store: &dyn Store| {
+            let keys = store.list_api_keys().await.map_err(|e| e.to_string())?;
+            let mut stdout = std::io::stdout().lock();
+            print_keys(&keys, &mut stdout).map_err(|e| e.to_string())
+        }),
+        KeysCommand::Revoke { db, key } => {
+            with_store(
+                &db,
+                async move |store: &dyn Store| match db::keys::revoke(store, &key)
+                    .await
+                    .map_err(|e| e.to_string())?
+                {
+                    Some(record) => {
+                        println!("revoked API key {} (`{}`)", record.id, record.name);
+                        Ok(())
+                    }
+                    None => Err(format!("no API key with name or id `{key}`")),
+                },
+            )
+        }
+    }
+}
+
+fn print_keys(keys: &[db::ApiKey], out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "id\tname\tcreated\tlast used\trevoked")?;
+    let time = |t: Option<i64>| t.map_or_else(|| "-".to_owned(), db::format_time);
+    for key in keys {
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}",
+            key.id,
+            key.name,
+            db::format_time(key.created_at),
+            time(key.last_used_at),
+            time(key.revoked_at)
+        )?;
+    }
+    Ok(())
 }
 
 fn check(dir: &Path) -> ExitCode {

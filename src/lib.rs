@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod content;
+pub mod db;
 pub mod estimator;
 pub mod eval;
 pub mod i18n;

@@ -1,11 +1,12 @@
 //! `GET /api/v1/articles` and `GET /api/v1/articles/{lang}/{id}`.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
+use super::extract::ApiQuery;
 use super::lang::requested_lang;
 use super::state::AppState;
 use crate::content::Article;
@@ -64,7 +65,7 @@ fn other_translations(translations: Vec<Lang>, own: Lang) -> Vec<Lang> {
 
 pub async fn list(
     State(state): State<AppState>,
-    Query(query): Query<ListQuery>,
+    ApiQuery(query): ApiQuery<ListQuery>,
     headers: HeaderMap,
 ) -> Result<Json<ArticleList>, ApiError> {
     let lang = requested_lang(query.lang.as_deref(), &headers)?;

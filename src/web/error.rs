@@ -26,6 +26,9 @@ pub enum ApiError {
         field: String,
         message: String,
     },
+    /// The database could not be reached or refused the work; the cause is logged.
+    #[error("the database is unavailable; try again later")]
+    StorageUnavailable(String),
     #[error("internal error")]
     Internal(String),
 }
@@ -44,6 +47,7 @@ impl ApiError {
             ApiError::NotFound(_) | ApiError::UnsupportedLanguage(_) => StatusCode::NOT_FOUND,
             ApiError::Invalid { status, .. } => *status,
             ApiError::Field { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::StorageUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -53,6 +57,7 @@ impl ApiError {
             ApiError::NotFound(_) => "not_found",
             ApiError::UnsupportedLanguage(_) => "unsupported_language",
             ApiError::Invalid { code, .. } | ApiError::Field { code, .. } => code,
+            ApiError::StorageUnavailable(_) => "storage_unavailable",
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -74,10 +79,18 @@ impl From<crate::estimator::InvalidInput> for ApiError {
     }
 }
 
+impl From<crate::db::DbError> for ApiError {
+    fn from(error: crate::db::DbError) -> Self {
+        ApiError::StorageUnavailable(error.to_string())
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let ApiError::Internal(cause) = &self {
-            tracing::error!(%cause, "request failed");
+        match &self {
+            ApiError::Internal(cause) => tracing::error!(%cause, "request failed"),
+            ApiError::StorageUnavailable(cause) => tracing::error!(%cause, "database failed"),
+            _ => {}
         }
         let body = match &self {
             ApiError::Field { field, .. } => {

@@ -1,5 +1,7 @@
 //! `POST /api/v1/match` and `GET /api/v1/search`.
 
+use std::time::Instant;
+
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -9,6 +11,8 @@ use super::error::ApiError;
 use super::extract::{ApiJson, ApiQuery};
 use super::lang::requested_lang;
 use super::state::AppState;
+use crate::db::query_log::{Fingerprint, new_match_id};
+use crate::db::{Endpoint, QueryRecord};
 use crate::i18n::Lang;
 use crate::search::{Hit, MatchOutcome};
 
@@ -36,13 +40,24 @@ pub struct SearchQuery {
 pub struct SearchAnswer {
     pub lang: Lang,
     pub results: Vec<Hit>,
+    /// Sent back with feedback on these results (`POST /api/v1/feedback`).
+    pub match_id: String,
+}
+
+#[derive(Serialize)]
+pub struct MatchAnswer {
+    #[serde(flatten)]
+    pub outcome: MatchOutcome,
+    /// Sent back with feedback on these results (`POST /api/v1/feedback`).
+    pub match_id: String,
 }
 
 pub async fn match_paste(
     State(state): State<AppState>,
     headers: HeaderMap,
     ApiJson(request): ApiJson<MatchRequest>,
-) -> Result<Json<MatchOutcome>, ApiError> {
+) -> Result<Json<MatchAnswer>, ApiError> {
+    let started = Instant::now();
     let lang = body_lang(request.lang.as_deref(), &headers)?;
     let limit = checked_limit(request.limit, 5)?;
     let text = checked_text(request.text, MAX_TEXT_BYTES, "text")?;
@@ -50,7 +65,25 @@ pub async fn match_paste(
     let outcome = tokio::task::spawn_blocking(move || engine.match_paste(&text, lang, limit))
         .await
         .map_err(|e| ApiError::Internal(format!("match task failed: {e}")))?;
-    Ok(Json(outcome))
+    let match_id = new_match_id();
+    let (key, top, count) = (
+        outcome.fingerprint.clone(),
+        top(&outcome.results),
+        outcome.results.len(),
+    );
+    let (id, latency) = (match_id.clone(), started.elapsed());
+    state.record_query(move || {
+        QueryRecord::new(
+            Endpoint::Match,
+            lang,
+            Fingerprint::from_key(&key),
+            top,
+            count,
+            latency,
+        )
+        .with_match_id(id)
+    });
+    Ok(Json(MatchAnswer { outcome, match_id }))
 }
 
 pub async fn search(
@@ -58,6 +91,7 @@ pub async fn search(
     headers: HeaderMap,
     ApiQuery(query): ApiQuery<SearchQuery>,
 ) -> Result<Json<SearchAnswer>, ApiError> {
+    let started = Instant::now();
     let lang = requested_lang(query.lang.as_deref(), &headers)?;
     let limit = match query.limit.as_deref() {
         None | Some("") => 10,
@@ -68,10 +102,35 @@ pub async fn search(
     };
     let q = checked_text(query.q.unwrap_or_default(), MAX_QUERY_BYTES, "q")?;
     let engine = state.engine();
-    let results = tokio::task::spawn_blocking(move || engine.search(&q, lang, limit))
+    let (results, q) = tokio::task::spawn_blocking(move || (engine.search(&q, lang, limit), q))
         .await
         .map_err(|e| ApiError::Internal(format!("search task failed: {e}")))?;
-    Ok(Json(SearchAnswer { lang, results }))
+    let match_id = new_match_id();
+    let (top, count) = (top(&results), results.len());
+    let (id, latency) = (match_id.clone(), started.elapsed());
+    state.record_query(move || {
+        QueryRecord::new(
+            Endpoint::Search,
+            lang,
+            Fingerprint::of_search(&q),
+            top,
+            count,
+            latency,
+        )
+        .with_match_id(id)
+    });
+    Ok(Json(SearchAnswer {
+        lang,
+        results,
+        match_id,
+    }))
+}
+
+/// What the query log keeps of the answer: the best group and its score.
+fn top(results: &[Hit]) -> Option<(String, f64)> {
+    results
+        .first()
+        .map(|hit| (hit.id.clone(), f64::from(hit.score)))
 }
 
 /// In a body an unsupported language is a bad field (422), not a missing resource.

@@ -1,13 +1,17 @@
 //! The HTTP layer: routes, extractors and error mapping. Domain work happens in the other
 //! modules; handlers only translate between HTTP and them.
 
+mod admin;
 mod articles;
+mod auth;
 mod error;
 mod estimate;
 mod extract;
+mod feedback;
 mod format;
 mod lang;
 mod matching;
+pub mod openapi;
 mod pages;
 mod reload;
 mod state;
@@ -24,10 +28,11 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+pub use auth::{DEFAULT_ANONYMOUS_PER_MINUTE, DEFAULT_KEY_PER_MINUTE, RateLimits};
 pub use error::ApiError;
 pub use matching::{MAX_QUERY_BYTES, MAX_TEXT_BYTES};
 pub use reload::watch_content;
-pub use state::AppState;
+pub use state::{AppState, Services};
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -50,8 +55,19 @@ pub fn router(state: AppState) -> Router {
             get(estimate::allocation_get).post(estimate::allocation_post),
         )
         .merge(pages::routes())
+        .route(
+            "/api/v1/articles/{lang}/{id}/feedback",
+            get(feedback::counts),
+        )
+        .route("/api/v1/feedback", post(feedback::create))
+        .route("/api/v1/openapi.json", get(openapi::serve))
+        .route("/admin/report", get(admin::report))
         .fallback(pages::fallback)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::api_guard,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -95,7 +111,9 @@ async fn method_not_allowed() -> ApiError {
 pub async fn serve(addr: SocketAddr, state: AppState) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     tracing::info!(addr = %listener.local_addr()?, "listening");
-    axum::serve(listener, router(state))
+    // The peer address keys the anonymous rate limit.
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal())
         .await
 }

@@ -1,7 +1,15 @@
 use std::sync::{Arc, RwLock};
 
+use tokio::sync::Semaphore;
+
+use super::auth::{Limiter, RateLimits};
 use crate::content::Library;
+use crate::db::{FeedbackCounts, QueryRecord, Store};
 use crate::search::{Engine, SearchError};
+
+/// Query records being written at once; past that, new ones are dropped (and logged) rather
+/// than queued, so a slow database never holds memory or requests hostage.
+const MAX_RECORDINGS_IN_FLIGHT: usize = 256;
 
 /// What every request reads. The engine (library + index) sits behind a lock so a reload can
 /// swap it whole while requests in flight keep the snapshot they started with.
@@ -12,15 +20,39 @@ pub struct AppState {
 
 struct Inner {
     engine: RwLock<Arc<Engine>>,
+    store: Option<Arc<dyn Store>>,
+    limiter: Option<Limiter>,
+    admin_token: Option<String>,
+    recordings: Arc<Semaphore>,
+}
+
+/// What a server adds to the engine. The default (no database, no limits, no admin page) is
+/// what tests of the search and pages need.
+#[derive(Default)]
+pub struct Services {
+    pub store: Option<Arc<dyn Store>>,
+    /// `None`: no rate limiting.
+    pub rate_limits: Option<RateLimits>,
+    /// Token for `/admin/*`; `None` hides the admin pages.
+    pub admin_token: Option<String>,
 }
 
 impl AppState {
-    /// Indexes `library` and serves it.
+    /// Indexes `library` and serves it, without database, limits or admin page.
     pub fn new(library: Library) -> Result<Self, SearchError> {
+        Self::with_services(library, Services::default())
+    }
+
+    /// Indexes `library` and serves it with `services`.
+    pub fn with_services(library: Library, services: Services) -> Result<Self, SearchError> {
         let engine = Engine::build(Arc::new(library))?;
         Ok(AppState {
             inner: Arc::new(Inner {
                 engine: RwLock::new(Arc::new(engine)),
+                store: services.store,
+                limiter: services.rate_limits.map(Limiter::new),
+                admin_token: services.admin_token.filter(|t| !t.is_empty()),
+                recordings: Arc::new(Semaphore::new(MAX_RECORDINGS_IN_FLIGHT)),
             }),
         })
     }
@@ -44,6 +76,58 @@ impl AppState {
         match self.inner.engine.write() {
             Ok(mut guard) => *guard = fresh,
             Err(poisoned) => *poisoned.into_inner() = fresh,
+        }
+    }
+
+    pub fn store(&self) -> Option<&Arc<dyn Store>> {
+        self.inner.store.as_ref()
+    }
+
+    pub(crate) fn limiter(&self) -> Option<&Limiter> {
+        self.inner.limiter.as_ref()
+    }
+
+    pub(crate) fn admin_token(&self) -> Option<&str> {
+        self.inner.admin_token.as_deref()
+    }
+
+    /// Records a match or search in the background: `make` runs off the request (on the
+    /// blocking pool, as fingerprinting parses text), the response never waits for it, and a
+    /// failure is logged, never returned. Without a database it does nothing.
+    pub fn record_query<F>(&self, make: F)
+    where
+        F: FnOnce() -> QueryRecord + Send + 'static,
+    {
+        let Some(store) = self.inner.store.clone() else {
+            return;
+        };
+        let Ok(permit) = Arc::clone(&self.inner.recordings).try_acquire_owned() else {
+            tracing::warn!("query log is falling behind; a query was not recorded");
+            return;
+        };
+        tokio::spawn(async move {
+            match tokio::task::spawn_blocking(make).await {
+                Ok(record) => {
+                    if let Err(error) = store.record_query(&record).await {
+                        tracing::warn!(%error, "cannot record a query");
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "cannot fingerprint a query"),
+            }
+            drop(permit);
+        });
+    }
+
+    /// Votes for an article group, for its page: `None` without a database or when it fails
+    /// (logged), so a page still renders.
+    pub async fn feedback_counts(&self, article: &str) -> Option<FeedbackCounts> {
+        let store = self.inner.store.as_ref()?;
+        match store.feedback_counts(article).await {
+            Ok(counts) => Some(counts),
+            Err(error) => {
+                tracing::warn!(%error, "cannot read feedback counts");
+                None
+            }
         }
     }
 }
