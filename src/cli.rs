@@ -294,6 +294,7 @@ fn serve(args: ServeArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        state.refresh_feedback_factors().await;
         if args.reload_seconds > 0 {
             let interval = std::time::Duration::from_secs(args.reload_seconds);
             tokio::spawn(web::watch_content(

@@ -10,7 +10,9 @@
 //! `text` is the BM25 score of the group's best whole-article document (any language),
 //! `signatures` the weight of its `errors:` fragments found in the text, and the situation
 //! (training or inference OOM, fragmentation, growth, MPS, host RAM) comes from the figures,
-//! frames and words of the paste (see `cues`). A group is then shown in the requested
+//! frames and words of the paste (see `cues`). The sum is then multiplied by the group's
+//! feedback factor (0.9–1.1, from "did this fix it?" votes; see `db::feedback_boost`), so
+//! votes only reorder results that were already close. A group is shown in the requested
 //! language, or the best other language with `fallback: true`.
 
 pub mod analyzers;
@@ -20,7 +22,7 @@ mod index;
 mod signatures;
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use serde::Serialize;
 use tantivy::Term;
@@ -100,6 +102,8 @@ pub struct Engine {
     library: Arc<Library>,
     index: BuiltIndex,
     signatures: Signatures,
+    /// Per group, the factor its feedback applies to its score (absent: 1).
+    feedback: RwLock<Arc<HashMap<String, f32>>>,
 }
 
 /// What a query is made of, whatever its source.
@@ -126,7 +130,24 @@ impl Engine {
             library,
             index,
             signatures,
+            feedback: RwLock::default(),
         })
+    }
+
+    /// Replaces the feedback factors (group id → factor in 0.9–1.1).
+    pub fn set_feedback_factors(&self, factors: HashMap<String, f32>) {
+        let fresh = Arc::new(factors);
+        match self.feedback.write() {
+            Ok(mut guard) => *guard = fresh,
+            Err(poisoned) => *poisoned.into_inner() = fresh,
+        }
+    }
+
+    fn feedback_factors(&self) -> Arc<HashMap<String, f32>> {
+        match self.feedback.read() {
+            Ok(guard) => Arc::clone(&guard),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        }
     }
 
     pub fn library(&self) -> &Library {
@@ -193,6 +214,7 @@ impl Engine {
         let (group_text, section_scores) = self.text_scores(&terms);
         let signature_scores = self.signatures.scores(parts.full_text);
         let best_text = group_text.values().copied().fold(0.0_f32, f32::max);
+        let feedback = self.feedback_factors();
 
         let situation_group = parts.situation.group();
         let mut groups: BTreeSet<&str> = group_text.keys().map(String::as_str).collect();
@@ -212,6 +234,7 @@ impl Engine {
                 if situation_group == Some(group) {
                     score += SITUATION_WEIGHT;
                 }
+                score *= feedback.get(group).copied().unwrap_or(1.0).clamp(0.9, 1.1);
                 (score, group)
             })
             .filter(|(score, _)| *score > 0.0)

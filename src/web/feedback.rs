@@ -49,6 +49,7 @@ pub async fn create(
         .map_err(refusal)?;
     let id = store.record_feedback(&vote).await?;
     let counts = store.feedback_counts(&vote.article).await?;
+    state.refresh_feedback_factors().await;
     Ok((
         StatusCode::CREATED,
         Json(FeedbackCreated {

@@ -39,6 +39,7 @@ pub async fn watch_content(state: AppState, dir: PathBuf, interval: Duration) {
         match built {
             Ok(Ok((engine, articles))) => {
                 state.replace_engine(engine);
+                state.refresh_feedback_factors().await;
                 tracing::info!(articles, "content changed: index rebuilt");
             }
             Ok(Err(error)) => tracing::error!(%error, "content changed but cannot be reloaded"),

@@ -118,6 +118,24 @@ impl AppState {
         });
     }
 
+    /// Reads every group's votes and hands the engine their ranking factors. Called at start,
+    /// after each vote and after a reload; a database error keeps the factors it had.
+    pub async fn refresh_feedback_factors(&self) {
+        let Some(store) = self.inner.store.as_ref() else {
+            return;
+        };
+        match store.all_feedback_counts().await {
+            Ok(counts) => {
+                let factors = counts
+                    .into_iter()
+                    .map(|(group, counts)| (group, counts.boost()))
+                    .collect();
+                self.engine().set_feedback_factors(factors);
+            }
+            Err(error) => tracing::warn!(%error, "cannot read feedback for ranking"),
+        }
+    }
+
     /// Votes for an article group, for its page: `None` without a database or when it fails
     /// (logged), so a page still renders.
     pub async fn feedback_counts(&self, article: &str) -> Option<FeedbackCounts> {
