@@ -9,9 +9,13 @@ duration="${ILAJ_LOADTEST_SECONDS:-20}"
 command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install -y wrk" >&2; exit 2; }
 
 cargo build --release --quiet
-./target/release/ilaj serve --addr "$addr" --reload-seconds 0 >/dev/null 2>&1 &
+# The rate limit is lifted: this measures matching, not the limiter. The database is a
+# throwaway SQLite file, so query logging is part of what is measured.
+data_dir=$(mktemp -d)
+./target/release/ilaj serve --addr "$addr" --reload-seconds 0 --data-dir "$data_dir" \
+  --rate-limit-anonymous 100000000 >/dev/null 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
+trap 'kill $server 2>/dev/null || true; rm -rf "$data_dir"' EXIT
 for _ in $(seq 50); do curl -fs "http://$addr/healthz" >/dev/null && break; sleep 0.2; done
 
 body=$(python3 -c 'import json,sys; print(json.dumps({"text": open(sys.argv[1]).read(), "lang": "fr"}))' ../shared/eval/seed-oom-example.txt)

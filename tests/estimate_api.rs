@@ -214,3 +214,26 @@ async fn allocation_post_takes_bytes_and_rejects_bad_fields() {
         "n_head",
     );
 }
+
+#[tokio::test]
+async fn a_zero_free_figure_from_a_paste_is_accepted_by_the_calculator_api() {
+    let router = common::router_for(&common::repo_path("tests/fixtures/content"));
+    let reply = common::get(
+        &router,
+        "/api/v1/allocation?tried_to_allocate_bytes=20971520&total_capacity_bytes=25394010521&free_bytes=0",
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["free_bytes"], 0);
+}
+
+#[tokio::test]
+async fn an_oversized_estimate_body_gets_a_json_413() {
+    let router = common::router_for(&common::repo_path("tests/fixtures/content"));
+    for uri in ["/api/v1/estimate", "/api/v1/allocation"] {
+        let reply =
+            common::post_raw(&router, uri, "application/json", &" ".repeat(1_100_000)).await;
+        assert_eq!(reply.status, 413, "{uri}");
+        assert_eq!(reply.json()["error"]["code"], "payload_too_large", "{uri}");
+    }
+}

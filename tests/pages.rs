@@ -69,6 +69,29 @@ async fn every_page_kind_renders_in_arabic_and_french() {
     }
 }
 
+/// With a database the article ends with "Did this fix it?" and the group's votes.
+#[tokio::test]
+async fn article_pages_with_a_database_ask_whether_the_fix_worked() {
+    let db = common::TestDb::sqlite();
+    let router = common::router_with(db.open().await, None, None);
+    for (helpful, times) in [("yes", 3), ("no", 1)] {
+        for _ in 0..times {
+            let reply = post_form(
+                &router,
+                "/fr/articles/sample-fix/feedback",
+                &[("helpful", helpful)],
+            )
+            .await;
+            assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text());
+        }
+    }
+    for lang in ["ar", "fr"] {
+        let html = page(&router, &format!("/{lang}/articles/sample-fix")).await;
+        insta::assert_snapshot!(format!("article_feedback_{lang}"), stable(&html));
+    }
+    db.cleanup().await;
+}
+
 #[tokio::test]
 async fn arabic_pages_are_right_to_left_and_others_left_to_right() {
     let html = page(&FIXTURES, "/ar/").await;

@@ -45,17 +45,37 @@ fn feedback_factors_reorder_equal_results_but_stay_bounded() {
         ("twin-b".to_owned(), 1.05),
     ]));
     assert_eq!(order(&engine), ["twin-b", "twin-a"]);
-    let scores: Vec<f32> = engine.search("zorglub panne", Lang::Fr, 5).iter().map(|h| h.score).collect();
-    assert!((scores[0] / scores[1] - 1.05 / 0.95).abs() < 0.01, "{scores:?}");
+    let scores: Vec<f32> = engine
+        .search("zorglub panne", Lang::Fr, 5)
+        .iter()
+        .map(|h| h.score)
+        .collect();
+    assert!(
+        (scores[0] / scores[1] - 1.05 / 0.95).abs() < 0.01,
+        "{scores:?}"
+    );
     engine.set_feedback_factors(HashMap::from([("twin-a".to_owned(), 50.0)]));
-    let scores: Vec<f32> = engine.search("zorglub panne", Lang::Fr, 5).iter().map(|h| h.score).collect();
-    assert!(scores[0] / scores[1] <= 1.1 + 1e-3, "a factor is clamped to 1.1: {scores:?}");
+    let scores: Vec<f32> = engine
+        .search("zorglub panne", Lang::Fr, 5)
+        .iter()
+        .map(|h| h.score)
+        .collect();
+    assert!(
+        scores[0] / scores[1] <= 1.1 + 1e-3,
+        "a factor is clamped to 1.1: {scores:?}"
+    );
 }
 
 async fn top_score(router: &axum::Router) -> f64 {
-    let body = send_with(router, "GET", "/api/v1/search?q=CUDA%20out%20of%20memory&lang=fr", &[], None)
-        .await
-        .json();
+    let body = send_with(
+        router,
+        "GET",
+        "/api/v1/search?q=CUDA%20out%20of%20memory&lang=fr",
+        &[],
+        None,
+    )
+    .await
+    .json();
     assert_eq!(body["results"][0]["id"], "sample-fix");
     body["results"][0]["score"].as_f64().unwrap()
 }

@@ -220,6 +220,29 @@ error-500-title = Something went wrong
 error-500-text = The server could not show this page. The problem has been logged; please try again in a moment.
 error-back-home = Back to the paste box
 
+## "Did this fix it?" (article pages and results)
+feedback-question = Did this fix it?
+feedback-yes = Yes
+feedback-no = No
+feedback-thanks-yes = Thank you! Glad it is fixed — your vote helps others find this fix.
+feedback-thanks-no = Thank you for telling us: your vote helps us improve this article. Paste the whole error, or search with other words:
+feedback-no-votes = No votes yet.
+feedback-count-yes = { $count ->
+    [one] { $n } person said yes
+   *[other] { $n } people said yes
+}
+feedback-count-no = { $count ->
+    [one] { $n } said no
+   *[other] { $n } said no
+}
+feedback-tally = { $yes }, { $no }.
+error-vote-title = Your vote could not be recorded
+error-vote-text = The form was incomplete or named a part of the article that does not exist. Go back to the article and choose Yes or No again.
+error-vote-unavailable-title = Votes cannot be recorded right now
+error-vote-unavailable-text = The database is unavailable. Please try again in a few minutes.
+error-vote-limit-title = Too many requests
+error-vote-limit-text = This connection sent many requests in the last minute. Please wait a minute and try again.
+
 ## Units (after a number and a no-break space)
 number-unit = { $number } { $unit }
 unit-b = B

@@ -220,6 +220,29 @@ error-500-title = Un problème est survenu
 error-500-text = Le serveur n’a pas pu afficher cette page. Le problème est enregistré ; réessayez dans un instant.
 error-back-home = Retour à la zone de collage
 
+## « Cela a-t-il résolu le problème ? » (articles et résultats)
+feedback-question = Cela a-t-il résolu le problème ?
+feedback-yes = Oui
+feedback-no = Non
+feedback-thanks-yes = Merci ! Content que ce soit réglé : votre vote aide les autres à trouver ce correctif.
+feedback-thanks-no = Merci de nous l’avoir dit : votre vote nous aide à améliorer cet article. Collez l’erreur complète, ou cherchez avec d’autres mots :
+feedback-no-votes = Pas encore de vote.
+feedback-count-yes = { $count ->
+    [one] { $n } personne a répondu oui
+   *[other] { $n } personnes ont répondu oui
+}
+feedback-count-no = { $count ->
+    [one] { $n } a répondu non
+   *[other] { $n } ont répondu non
+}
+feedback-tally = { $yes }, { $no }.
+error-vote-title = Votre vote n’a pas pu être enregistré
+error-vote-text = Le formulaire était incomplet ou désignait une partie de l’article qui n’existe pas. Revenez à l’article et choisissez de nouveau Oui ou Non.
+error-vote-unavailable-title = Les votes ne peuvent pas être enregistrés pour l’instant
+error-vote-unavailable-text = La base de données est indisponible. Réessayez dans quelques minutes.
+error-vote-limit-title = Trop de requêtes
+error-vote-limit-text = Cette connexion a envoyé beaucoup de requêtes dans la dernière minute. Patientez une minute, puis réessayez.
+
 ## Unités (après un nombre et une espace insécable)
 number-unit = { $number } { $unit }
 unit-b = o

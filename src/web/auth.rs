@@ -193,7 +193,7 @@ pub fn bearer_token(value: &HeaderValue) -> Option<&str> {
 
 /// The bucket an anonymous client falls in: its IPv4 address, or the /64 of its IPv6 one.
 /// Requests without a peer address (in-process tests) share one bucket.
-fn client_key(peer: Option<IpAddr>) -> IpAddr {
+pub(crate) fn client_key(peer: Option<IpAddr>) -> IpAddr {
     match peer.map(|ip| ip.to_canonical()) {
         Some(IpAddr::V6(v6)) => {
             let s = v6.segments();

@@ -5,7 +5,6 @@
 //! type's own field list, each value is deserialized alone, and only then the whole.
 
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::Query;
 use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::DeserializeOwned;
@@ -14,6 +13,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 use super::error::ApiError;
+use super::extract::ApiBytes;
 use super::format::parse_size;
 use crate::estimator::{
     AllocationMatch, AllocationQuery, Estimate, EstimateInput, explain_allocation,
@@ -22,7 +22,10 @@ use crate::estimator::{
 /// Characters of a serde message kept in an error: enough for "expected one of …".
 const MAX_MESSAGE_CHARS: usize = 300;
 
-pub async fn estimate(headers: HeaderMap, body: Bytes) -> Result<Json<Estimate>, ApiError> {
+pub async fn estimate(
+    headers: HeaderMap,
+    ApiBytes(body): ApiBytes,
+) -> Result<Json<Estimate>, ApiError> {
     let fields = json_object(&headers, &body)?;
     Ok(Json(run_estimate(fields)?))
 }
@@ -42,7 +45,7 @@ pub async fn allocation_get(
 
 pub async fn allocation_post(
     headers: HeaderMap,
-    body: Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Json<AllocationAnswer>, ApiError> {
     let fields = json_object(&headers, &body)?;
     Ok(Json(run_allocation(fields)?))
@@ -90,9 +93,17 @@ pub struct AllocationAnswer {
 
 pub fn run_allocation(fields: Map<String, Value>) -> Result<AllocationAnswer, ApiError> {
     let request: AllocationRequest = from_fields(fields)?;
+    // PyTorch prints "0 bytes is free": free, reserved-unallocated and in-use figures may be
+    // zero; a request or a capacity may not.
     let size = |field: &'static str, value: &Option<Size>| -> Result<Option<u64>, ApiError> {
+        let zero_allowed = matches!(
+            field,
+            "free_bytes" | "reserved_unallocated_bytes" | "process_in_use_bytes"
+        );
         match value {
             None => Ok(None),
+            Some(Size::Bytes(0)) if zero_allowed => Ok(Some(0)),
+            Some(Size::Text(text)) if zero_allowed && parse_size(text) == Some(0) => Ok(Some(0)),
             Some(Size::Bytes(0)) => Err(field_error(
                 "out_of_range",
                 field,

@@ -1,6 +1,7 @@
 //! Extractors whose rejections speak the API's error format instead of axum's plain text.
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
@@ -78,5 +79,46 @@ fn query_rejection(rejection: QueryRejection) -> ApiError {
         StatusCode::BAD_REQUEST,
         "invalid_query",
         rejection.body_text(),
+    )
+}
+
+/// The raw body, for handlers that read JSON field by field; a body over the limit is a JSON
+/// 413 `payload_too_large` like everywhere else.
+pub struct ApiBytes(pub Bytes);
+
+impl<S> FromRequest<S> for ApiBytes
+where
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        Bytes::from_request(request, state)
+            .await
+            .map(ApiBytes)
+            .map_err(bytes_rejection)
+    }
+}
+
+fn bytes_rejection(rejection: BytesRejection) -> ApiError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        too_large()
+    } else {
+        ApiError::invalid(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            rejection.body_text(),
+        )
+    }
+}
+
+fn too_large() -> ApiError {
+    ApiError::invalid(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload_too_large",
+        format!(
+            "the request body is larger than {} bytes",
+            super::MAX_BODY_BYTES
+        ),
     )
 }

@@ -1,7 +1,5 @@
 //! `POST /api/v1/match` and `GET /api/v1/search`.
 
-use std::time::Instant;
-
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -11,8 +9,6 @@ use super::error::ApiError;
 use super::extract::{ApiJson, ApiQuery};
 use super::lang::requested_lang;
 use super::state::AppState;
-use crate::db::query_log::{Fingerprint, new_match_id};
-use crate::db::{Endpoint, QueryRecord};
 use crate::i18n::Lang;
 use crate::search::{Hit, MatchOutcome};
 
@@ -57,32 +53,13 @@ pub async fn match_paste(
     headers: HeaderMap,
     ApiJson(request): ApiJson<MatchRequest>,
 ) -> Result<Json<MatchAnswer>, ApiError> {
-    let started = Instant::now();
     let lang = body_lang(request.lang.as_deref(), &headers)?;
     let limit = checked_limit(request.limit, 5)?;
     let text = checked_text(request.text, MAX_TEXT_BYTES, "text")?;
-    let engine = state.engine();
-    let outcome = tokio::task::spawn_blocking(move || engine.match_paste(&text, lang, limit))
+    let (outcome, match_id) = state
+        .run_match(text, lang, limit)
         .await
         .map_err(|e| ApiError::Internal(format!("match task failed: {e}")))?;
-    let match_id = new_match_id();
-    let (key, top, count) = (
-        outcome.fingerprint.clone(),
-        top(&outcome.results),
-        outcome.results.len(),
-    );
-    let (id, latency) = (match_id.clone(), started.elapsed());
-    state.record_query(move || {
-        QueryRecord::new(
-            Endpoint::Match,
-            lang,
-            Fingerprint::from_key(&key),
-            top,
-            count,
-            latency,
-        )
-        .with_match_id(id)
-    });
     Ok(Json(MatchAnswer { outcome, match_id }))
 }
 
@@ -91,7 +68,6 @@ pub async fn search(
     headers: HeaderMap,
     ApiQuery(query): ApiQuery<SearchQuery>,
 ) -> Result<Json<SearchAnswer>, ApiError> {
-    let started = Instant::now();
     let lang = requested_lang(query.lang.as_deref(), &headers)?;
     let limit = match query.limit.as_deref() {
         None | Some("") => 10,
@@ -101,24 +77,10 @@ pub async fn search(
         }
     };
     let q = checked_text(query.q.unwrap_or_default(), MAX_QUERY_BYTES, "q")?;
-    let engine = state.engine();
-    let (results, q) = tokio::task::spawn_blocking(move || (engine.search(&q, lang, limit), q))
+    let (results, match_id) = state
+        .run_search(q, lang, limit)
         .await
         .map_err(|e| ApiError::Internal(format!("search task failed: {e}")))?;
-    let match_id = new_match_id();
-    let (top, count) = (top(&results), results.len());
-    let (id, latency) = (match_id.clone(), started.elapsed());
-    state.record_query(move || {
-        QueryRecord::new(
-            Endpoint::Search,
-            lang,
-            Fingerprint::of_search(&q),
-            top,
-            count,
-            latency,
-        )
-        .with_match_id(id)
-    });
     Ok(Json(SearchAnswer {
         lang,
         results,
@@ -126,14 +88,6 @@ pub async fn search(
     }))
 }
 
-/// What the query log keeps of the answer: the best group and its score.
-fn top(results: &[Hit]) -> Option<(String, f64)> {
-    results
-        .first()
-        .map(|hit| (hit.id.clone(), f64::from(hit.score)))
-}
-
-/// In a body an unsupported language is a bad field (422), not a missing resource.
 fn body_lang(explicit: Option<&str>, headers: &HeaderMap) -> Result<Lang, ApiError> {
     requested_lang(explicit, headers).map_err(|error| match error {
         ApiError::UnsupportedLanguage(message) => ApiError::invalid(

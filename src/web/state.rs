@@ -4,8 +4,10 @@ use tokio::sync::Semaphore;
 
 use super::auth::{Limiter, RateLimits};
 use crate::content::Library;
-use crate::db::{FeedbackCounts, QueryRecord, Store};
-use crate::search::{Engine, SearchError};
+use crate::db::query_log::{Fingerprint, new_match_id};
+use crate::db::{Endpoint, FeedbackCounts, QueryRecord, Store};
+use crate::i18n::Lang;
+use crate::search::{Engine, Hit, MatchOutcome, SearchError};
 
 /// Query records being written at once; past that, new ones are dropped (and logged) rather
 /// than queued, so a slow database never holds memory or requests hostage.
@@ -136,6 +138,69 @@ impl AppState {
         }
     }
 
+    /// Matches a paste off the async threads and logs it (in the background) under a new
+    /// match id, which the answer carries so a vote can name it. The API and the pages both
+    /// come through here, so every match is in the content-gap report.
+    pub async fn run_match(
+        &self,
+        text: String,
+        lang: Lang,
+        limit: usize,
+    ) -> Result<(MatchOutcome, String), tokio::task::JoinError> {
+        let started = std::time::Instant::now();
+        let engine = self.engine();
+        let outcome =
+            tokio::task::spawn_blocking(move || engine.match_paste(&text, lang, limit)).await?;
+        let match_id = new_match_id();
+        let (key, top, count) = (
+            outcome.fingerprint.clone(),
+            top_result(&outcome.results),
+            outcome.results.len(),
+        );
+        let (id, latency) = (match_id.clone(), started.elapsed());
+        self.record_query(move || {
+            QueryRecord::new(
+                Endpoint::Match,
+                lang,
+                Fingerprint::from_key(&key),
+                top,
+                count,
+                latency,
+            )
+            .with_match_id(id)
+        });
+        Ok((outcome, match_id))
+    }
+
+    /// Searches typed words off the async threads and logs the search, like [`Self::run_match`].
+    pub async fn run_search(
+        &self,
+        query: String,
+        lang: Lang,
+        limit: usize,
+    ) -> Result<(Vec<Hit>, String), tokio::task::JoinError> {
+        let started = std::time::Instant::now();
+        let engine = self.engine();
+        let (results, query) =
+            tokio::task::spawn_blocking(move || (engine.search(&query, lang, limit), query))
+                .await?;
+        let match_id = new_match_id();
+        let (top, count) = (top_result(&results), results.len());
+        let (id, latency) = (match_id.clone(), started.elapsed());
+        self.record_query(move || {
+            QueryRecord::new(
+                Endpoint::Search,
+                lang,
+                Fingerprint::of_search(&query),
+                top,
+                count,
+                latency,
+            )
+            .with_match_id(id)
+        });
+        Ok((results, match_id))
+    }
+
     /// Votes for an article group, for its page: `None` without a database or when it fails
     /// (logged), so a page still renders.
     pub async fn feedback_counts(&self, article: &str) -> Option<FeedbackCounts> {
@@ -148,4 +213,11 @@ impl AppState {
             }
         }
     }
+}
+
+/// What the query log keeps of an answer: the best group and its score.
+fn top_result(results: &[Hit]) -> Option<(String, f64)> {
+    results
+        .first()
+        .map(|hit| (hit.id.clone(), f64::from(hit.score)))
 }

@@ -1,17 +1,26 @@
 //! `/{lang}/articles` (index by topic, or by one tag) and `/{lang}/articles/{id}`.
 
 use std::collections::BTreeMap;
+use std::net::SocketAddr;
 
 use askama::Template;
-use axum::extract::{Path, Query, State};
-use axum::http::Uri;
-use axum::response::Response;
+use axum::Form;
+use axum::extract::rejection::{ExtensionRejection, FormRejection, QueryRejection};
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 
-use super::{PageError, PageLang, PageMeta, Ui, dir, native_name, render};
+use super::{
+    ErrorPage, PageError, PageLang, PageMeta, Ui, dir, isolate_figures, native_name, render,
+    see_other,
+};
 use crate::content::{Article, CALCULATORS};
-use crate::i18n::Lang;
+use crate::db::feedback::{FeedbackError, FeedbackInput};
+use crate::db::{FeedbackCounts, now_ms};
+use crate::i18n::{FluentArgs, Lang, messages};
 use crate::web::AppState;
+use crate::web::auth::Identity;
 
 /// Topics of the index, each named by the tag that puts an article in it; an article goes
 /// under the first topic whose tag it carries.
@@ -189,15 +198,41 @@ struct ArticlePage<'a> {
     toc: Vec<TocEntry>,
     translations: Vec<Translation>,
     calculators: Vec<CalculatorLink>,
+    /// "Did this fix it?": only when the server has a database to keep the votes.
+    feedback: Option<FeedbackBlock>,
+}
+
+/// The "Did this fix it?" block at the end of an article.
+pub struct FeedbackBlock {
+    /// Where the Yes / No form posts.
+    pub action: String,
+    /// After a vote (`?voted=yes|no`): whether it said the article helped. The page then
+    /// thanks instead of asking again.
+    pub voted: Option<bool>,
+    /// The group's votes as a sentence (HTML: escaped, figures isolated); `None` when they
+    /// cannot be read.
+    pub tally: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub struct ShowQuery {
+    voted: Option<String>,
 }
 
 pub async fn show(
     PageLang(lang): PageLang,
     State(state): State<AppState>,
     Path((_, id)): Path<(String, String)>,
+    query: Result<Query<ShowQuery>, QueryRejection>,
     uri: Uri,
 ) -> Result<Response, PageError> {
     let ui = Ui::new(lang);
+    // Only the two known values count; anything else is ignored, never shown.
+    let voted = match query.ok().and_then(|Query(q)| q.voted).as_deref() {
+        Some("yes") => Some(true),
+        Some("no") => Some(false),
+        _ => None,
+    };
     let library = state.library();
     let (article, fallback) = library
         .resolve(&id, lang)
@@ -241,7 +276,20 @@ pub async fn show(
             level: s.level,
         })
         .collect();
-    let meta = PageMeta::new(&ui, article.title.clone(), "articles", &uri);
+    let feedback = match state.store() {
+        Some(_) => Some(FeedbackBlock {
+            action: format!("/{}/articles/{}/feedback", lang.code(), article.id),
+            voted,
+            tally: state
+                .feedback_counts(&article.id)
+                .await
+                .map(|counts| tally(&ui, counts)),
+        }),
+        None => None,
+    };
+    // The switcher and alternates point at the article itself, not at `?voted=`.
+    let path: Uri = uri.path().parse().unwrap_or(uri);
+    let meta = PageMeta::new(&ui, article.title.clone(), "articles", &path);
     render(
         &ui,
         &ArticlePage {
@@ -254,6 +302,154 @@ pub async fn show(
             toc,
             translations,
             calculators,
+            feedback,
         },
     )
+}
+
+/// The group's votes as one sentence, e.g. "3 people said yes, 1 said no.", with plural
+/// forms chosen by Fluent on the raw count and the figures written by the number formatter.
+fn tally(ui: &Ui, counts: FeedbackCounts) -> String {
+    if counts.total() == 0 {
+        return isolate_figures(&ui.t("feedback-no-votes"));
+    }
+    let helpful = counted(ui, "feedback-count-yes", counts.helpful);
+    let not_helpful = counted(ui, "feedback-count-no", counts.not_helpful);
+    isolate_figures(&ui.t2("feedback-tally", "yes", &helpful, "no", &not_helpful))
+}
+
+/// Message `id` with `$count` (a number, for the plural selector) and `$n` (the same count
+/// as the page's language writes it).
+fn counted(ui: &Ui, id: &str, count: u64) -> String {
+    let mut args = FluentArgs::new();
+    args.set("count", count);
+    args.set("n", ui.int(count));
+    messages().format(ui.lang, id, Some(&args))
+}
+
+/// The Yes / No form as a browser sends it. Every field is optional here so that a missing
+/// or odd one is answered with the page's own error, not the extractor's plain text.
+#[derive(Deserialize)]
+pub struct VoteForm {
+    helpful: Option<String>,
+    section: Option<String>,
+    match_id: Option<String>,
+}
+
+/// `POST /{lang}/articles/{id}/feedback`: records a vote from the article page or a result,
+/// validated and stored as `POST /api/v1/feedback` does, then sends the reader back to the
+/// article (303, so reloading does not vote again), where a thank-you shows.
+pub async fn vote(
+    PageLang(lang): PageLang,
+    State(state): State<AppState>,
+    Path((_, id)): Path<(String, String)>,
+    peer: Result<ConnectInfo<SocketAddr>, ExtensionRejection>,
+    form: Result<Form<VoteForm>, FormRejection>,
+) -> Response {
+    // Votes from pages count against the same anonymous limit as the API's, so the form is
+    // no way around it.
+    if let Some(limiter) = state.limiter() {
+        let client = crate::web::auth::client_key(peer.ok().map(|ConnectInfo(addr)| addr.ip()));
+        if let Err(wait) = limiter.check(Identity::Client(client)) {
+            let mut response =
+                refusal_page(lang, StatusCode::TOO_MANY_REQUESTS, "error-vote-limit");
+            // Rounded up, as the API does: retrying after a truncated wait fails again.
+            let seconds = wait.as_millis().div_ceil(1000).max(1).to_string();
+            if let Ok(value) = HeaderValue::from_str(&seconds) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+            return response;
+        }
+    }
+    let library = state.library();
+    // The vote is for the article the page shows: a missing translation's stand-in counts
+    // in its own language, whose sections the form names.
+    let Some((article, _)) = library.resolve(&id, lang) else {
+        return PageError::NotFound(lang).into_response();
+    };
+    let Ok(Form(form)) = form else {
+        return refusal_page(lang, StatusCode::BAD_REQUEST, "error-vote");
+    };
+    let helpful = match form.helpful.as_deref() {
+        Some("yes") => true,
+        Some("no") => false,
+        _ => return refusal_page(lang, StatusCode::BAD_REQUEST, "error-vote"),
+    };
+    let input = FeedbackInput {
+        article: article.id.clone(),
+        lang: article.lang.code().to_owned(),
+        section: form.section,
+        helpful,
+        match_id: form.match_id,
+    };
+    let vote = match input.validate(&library, now_ms()) {
+        Ok(vote) => vote,
+        Err(FeedbackError::UnknownArticle { .. } | FeedbackError::UnsupportedLanguage(_)) => {
+            return PageError::NotFound(lang).into_response();
+        }
+        Err(FeedbackError::UnknownSection { .. } | FeedbackError::InvalidMatchId) => {
+            return refusal_page(lang, StatusCode::BAD_REQUEST, "error-vote");
+        }
+    };
+    let Some(store) = state.store() else {
+        return refusal_page(
+            lang,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "error-vote-unavailable",
+        );
+    };
+    if let Err(error) = store.record_feedback(&vote).await {
+        tracing::error!(%error, "cannot record a vote from a page");
+        return refusal_page(
+            lang,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "error-vote-unavailable",
+        );
+    }
+    state.refresh_feedback_factors().await;
+    let answer = if vote.helpful { "yes" } else { "no" };
+    // Built from the library's id (lowercase ASCII, digits, `-`), never from the request.
+    see_other(&format!(
+        "/{}/articles/{}?voted={answer}#feedback",
+        lang.code(),
+        vote.article
+    ))
+}
+
+/// `GET` of the vote address (a bookmarked or retyped form target): the article's block.
+pub async fn vote_form(
+    PageLang(lang): PageLang,
+    State(state): State<AppState>,
+    Path((_, id)): Path<(String, String)>,
+) -> Response {
+    match state.library().resolve(&id, lang) {
+        Some((article, _)) => see_other(&format!(
+            "/{}/articles/{}#feedback",
+            lang.code(),
+            article.id
+        )),
+        None => PageError::NotFound(lang).into_response(),
+    }
+}
+
+/// The friendly error page, in the reader's language, for a vote that cannot be taken:
+/// `{prefix}-title` and `{prefix}-text` say why, without repeating what was sent.
+fn refusal_page(lang: Lang, status: StatusCode, prefix: &str) -> Response {
+    let ui = Ui::new(lang);
+    let heading = ui.t(&format!("{prefix}-title"));
+    let home: Uri = format!("/{}/", lang.code())
+        .parse()
+        .unwrap_or_else(|_| Uri::from_static("/en/"));
+    let meta = PageMeta::new(&ui, heading.clone(), "", &home);
+    let page = ErrorPage {
+        ui: &ui,
+        meta: &meta,
+        status: status.as_u16(),
+        heading,
+        text: ui.t(&format!("{prefix}-text")),
+    };
+    match page.render() {
+        Ok(html) => (status, Html(html)).into_response(),
+        Err(error) => PageError::Internal(lang, format!("template: {error}")).into_response(),
+    }
 }

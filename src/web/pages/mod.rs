@@ -49,6 +49,10 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/{lang}/articles", get(articles::index))
         .route("/{lang}/articles/{id}", get(articles::show))
+        .route(
+            "/{lang}/articles/{id}/feedback",
+            get(articles::vote_form).post(articles::vote),
+        )
         .route("/{lang}/calculators", get(calculators::index))
         .route(
             "/{lang}/calculators/training-memory",

@@ -33,9 +33,18 @@ pub struct HitView {
     pub section_url: Option<String>,
     pub snippet: String,
     pub translations: Vec<(&'static str, &'static str, String)>,
+    /// Where its "Did this fix it?" form posts; `None` without a database to keep votes.
+    pub feedback_action: Option<String>,
+    /// The section the fix is in, sent with the vote.
+    pub section_id: Option<String>,
+    /// The logged match or search the hit came from, sent with the vote.
+    pub match_id: Option<String>,
 }
 
-fn hit_view(ui: &Ui, hit: &Hit) -> HitView {
+/// `match_id`: the logged answer the hit belongs to, when the server keeps votes (each hit
+/// then gets its Yes / No form).
+fn hit_view(ui: &Ui, hit: &Hit, match_id: Option<&str>) -> HitView {
+    let votes = match_id.is_some();
     HitView {
         title: hit.title.clone(),
         summary: hit.summary.clone(),
@@ -59,6 +68,12 @@ fn hit_view(ui: &Ui, hit: &Hit) -> HitView {
                 )
             })
             .collect(),
+        // The article page the hit links to (its own language) takes the vote, so the
+        // section named is one of that article's.
+        feedback_action: votes
+            .then(|| format!("/{}/articles/{}/feedback", hit.lang.code(), hit.id)),
+        section_id: hit.section.as_ref().map(|s| s.id.clone()),
+        match_id: match_id.map(str::to_owned),
     }
 }
 
@@ -105,13 +120,15 @@ pub async fn search(
     } else if query.trim().is_empty() {
         (None, None)
     } else {
-        let engine = state.engine();
-        let q = query.clone();
-        let found =
-            tokio::task::spawn_blocking(move || engine.search(&q, results_lang, SEARCH_RESULTS))
-                .await
-                .map_err(|e| PageError::Internal(lang, format!("search task: {e}")))?;
-        (None, Some(found.iter().map(|h| hit_view(&ui, h)).collect()))
+        let (found, match_id) = state
+            .run_search(query.clone(), results_lang, SEARCH_RESULTS)
+            .await
+            .map_err(|e| PageError::Internal(lang, format!("search task: {e}")))?;
+        let votes = state.store().is_some().then_some(match_id.as_str());
+        (
+            None,
+            Some(found.iter().map(|h| hit_view(&ui, h, votes)).collect()),
+        )
     };
     let title = if query.trim().is_empty() || error.is_some() {
         ui.t("search-title")
@@ -214,22 +231,24 @@ async fn match_page(
     } else if text.trim().is_empty() {
         (Some(ui.t("match-empty")), None)
     } else {
-        let engine = state.engine();
-        let paste = text.clone();
-        let outcome =
-            tokio::task::spawn_blocking(move || engine.match_paste(&paste, lang, RESULTS))
-                .await
-                .map_err(|e| PageError::Internal(lang, format!("match task: {e}")))?;
-        (None, Some(outcome))
+        let answer = state
+            .run_match(text.clone(), lang, RESULTS)
+            .await
+            .map_err(|e| PageError::Internal(lang, format!("match task: {e}")))?;
+        (None, Some(answer))
     };
     let mut meta = PageMeta::new(&ui, ui.t("match-title"), "paste", &uri);
     // The switcher re-sends the paste with the form: the results of a POST cannot be
     // reached by a link, and a long paste in four links would bloat the page.
     meta.switch_form = Some("paste");
     let (diagnosis, hits) = match &outcome {
-        Some(outcome) => (
+        Some((outcome, match_id)) => (
             Some(diagnosis_view(&ui, outcome)),
-            outcome.results.iter().map(|h| hit_view(&ui, h)).collect(),
+            outcome
+                .results
+                .iter()
+                .map(|h| hit_view(&ui, h, state.store().is_some().then_some(match_id.as_str())))
+                .collect(),
         ),
         None => (None, Vec::new()),
     };
