@@ -184,14 +184,44 @@ async fn html_lang(client: &Client) -> String {
         .to_owned()
 }
 
+/// Waits until the browser shows a page whose path ends with `suffix` (a click only starts
+/// the navigation).
+async fn wait_for_path(client: &Client, suffix: &str) {
+    for _ in 0..100 {
+        let at = client
+            .current_url()
+            .await
+            .map(|u| u.path().to_owned())
+            .unwrap_or_default();
+        let ready = script(client, "return document.readyState;").await;
+        if at.ends_with(suffix) && ready == "complete" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the browser never reached a page ending in {suffix}");
+}
+
+/// The first result's link. A form submission replaces the page while the old one may still
+/// be found, so an element that goes stale between finding and reading is looked up again.
 async fn first_hit_href(client: &Client) -> String {
-    let hit = client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(".hit h3 a"))
-        .await
-        .expect("a result");
-    hit.attr("href").await.expect("href").unwrap_or_default()
+    let mut last_error = String::new();
+    for _ in 0..50 {
+        let found = client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(".hit h3 a"))
+            .await;
+        match found {
+            Ok(hit) => match hit.attr("href").await {
+                Ok(href) => return href.unwrap_or_default(),
+                Err(error) => last_error = error.to_string(),
+            },
+            Err(error) => last_error = error.to_string(),
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("no stable first result: {last_error}");
 }
 
 async fn body_text(client: &Client) -> String {
@@ -231,6 +261,7 @@ async fn arabic_paste_shows_the_training_article_first_and_hindi_keeps_the_resul
         .await
         .expect("click");
 
+    wait_for_path(c, "/ar/match").await;
     let first = first_hit_href(c).await;
     assert!(
         first.ends_with("/ar/articles/cuda-oom-training"),
@@ -253,6 +284,7 @@ async fn arabic_paste_shows_the_training_article_first_and_hindi_keeps_the_resul
         .click()
         .await
         .expect("switch");
+    wait_for_path(c, "/hi/match").await;
     let first = first_hit_href(c).await;
     assert_eq!(html_lang(c).await, "hi");
     assert!(
