@@ -6,14 +6,12 @@
 //! (`unit-gib`, …) so translators own them. Number and unit are joined by a no-break space
 //! so a line never splits them.
 
-use crate::i18n::{FluentArgs, Lang, messages};
+use crate::i18n::{FluentArgs, Lang, format_number, messages};
 
 const KIB: u64 = 1 << 10;
 const MIB: u64 = 1 << 20;
 const GIB: u64 = 1 << 30;
 const TIB: u64 = 1 << 40;
-/// French groups thousands with a narrow no-break space.
-const NNBSP: char = '\u{202f}';
 
 /// Formats numbers for one language.
 #[derive(Debug, Clone, Copy)]
@@ -33,37 +31,9 @@ impl NumberFormat {
         }
     }
 
-    fn group_separator(self) -> char {
-        match self.lang {
-            Lang::Fr => NNBSP,
-            _ => ',',
-        }
-    }
-
     /// An integer with grouped digits: 65,536 · 65 536 · in Hindi 12,35,87,328.
     pub fn int(self, n: u64) -> String {
-        let digits = n.to_string();
-        let sep = self.group_separator();
-        let bytes = digits.as_bytes();
-        let len = bytes.len();
-        let mut out = String::with_capacity(len + len / 2);
-        for (i, &d) in bytes.iter().enumerate() {
-            let left = len - i;
-            if i > 0 && self.group_here(left) {
-                out.push(sep);
-            }
-            out.push(char::from(d));
-        }
-        out
-    }
-
-    /// Whether a separator goes before a digit that has `left` digits from it to the end.
-    fn group_here(self, left: usize) -> bool {
-        match self.lang {
-            // Lakh and crore: the last three digits, then pairs.
-            Lang::Hi => left == 3 || (left > 3 && (left - 3).is_multiple_of(2)),
-            _ => left.is_multiple_of(3),
-        }
+        format_number(self.lang, n)
     }
 
     /// `x` with `decimals` digits after the separator (grouped integer part).

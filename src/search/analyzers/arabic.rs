@@ -95,25 +95,10 @@ pub fn stem(word: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::filter::RewriteFilter;
-    use super::super::words::WordTokenizer;
-    use super::*;
-    use tantivy::tokenizer::TextAnalyzer;
-
-    fn analyze(text: &str) -> Vec<String> {
-        let mut analyzer = TextAnalyzer::builder(WordTokenizer)
-            .filter(RewriteFilter(ArabicRewrite))
-            .build();
-        let mut stream = analyzer.token_stream(text);
-        let mut out = Vec::new();
-        while let Some(t) = stream.next() {
-            out.push(t.text.clone());
-        }
-        out
-    }
+    use super::super::{ARABIC, analyze};
 
     fn one(word: &str) -> String {
-        analyze(word).join(" ")
+        analyze(ARABIC, word).join(" ")
     }
 
     #[test]
@@ -177,7 +162,7 @@ mod tests {
     #[test]
     fn mixed_sentence_keeps_latin_terms() {
         assert_eq!(
-            analyze("نفاد ذاكرة MPS على ماك"),
+            analyze(ARABIC, "نفاد ذاكرة MPS على ماك"),
             ["نفاد", "ذاكر", "mps", "ماك"]
         );
     }

@@ -41,25 +41,10 @@ fn fold(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::filter::RewriteFilter;
-    use super::super::words::WordTokenizer;
-    use super::*;
-    use tantivy::tokenizer::TextAnalyzer;
-
-    fn analyze(text: &str) -> Vec<String> {
-        let mut analyzer = TextAnalyzer::builder(WordTokenizer)
-            .filter(RewriteFilter(EnglishRewrite))
-            .build();
-        let mut stream = analyzer.token_stream(text);
-        let mut out = Vec::new();
-        while let Some(t) = stream.next() {
-            out.push(t.text.clone());
-        }
-        out
-    }
+    use super::super::{ENGLISH, analyze};
 
     fn one(word: &str) -> String {
-        analyze(word).join(" ")
+        analyze(ENGLISH, word).join(" ")
     }
 
     #[test]
@@ -89,7 +74,10 @@ mod tests {
     #[test]
     fn error_sentence_keeps_negation() {
         assert_eq!(
-            analyze("no kernel image is available for execution on the device"),
+            analyze(
+                ENGLISH,
+                "no kernel image is available for execution on the device"
+            ),
             ["no", "kernel", "imag", "avail", "execut", "devic"]
         );
     }

@@ -102,15 +102,11 @@ pub fn stem(mut word: String) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::filter::RewriteFilter;
-    use super::super::words::WordTokenizer;
+    use super::super::{FRENCH, analyze, analyzer};
     use super::*;
-    use tantivy::tokenizer::TextAnalyzer;
 
     fn tokens(text: &str) -> Vec<Token> {
-        let mut analyzer = TextAnalyzer::builder(WordTokenizer)
-            .filter(RewriteFilter(FrenchRewrite))
-            .build();
+        let mut analyzer = analyzer(FRENCH).expect("the French analyzer is registered");
         let mut stream = analyzer.token_stream(text);
         let mut out = Vec::new();
         while let Some(t) = stream.next() {
@@ -119,12 +115,8 @@ mod tests {
         out
     }
 
-    fn analyze(text: &str) -> Vec<String> {
-        tokens(text).into_iter().map(|t| t.text).collect()
-    }
-
     fn one(word: &str) -> String {
-        analyze(word).join(" ")
+        analyze(FRENCH, word).join(" ")
     }
 
     #[test]
@@ -220,11 +212,14 @@ mod tests {
     #[test]
     fn dev_queries_word_by_word() {
         assert_eq!(
-            analyze("mémoire insuffisante MPS sur Mac"),
+            analyze(FRENCH, "mémoire insuffisante MPS sur Mac"),
             ["memoir", "insuffis", "mp", "mac"]
         );
         assert_eq!(
-            analyze("pourquoi mon petit modèle utilise autant de mémoire"),
+            analyze(
+                FRENCH,
+                "pourquoi mon petit modèle utilise autant de mémoire"
+            ),
             ["pet", "model", "utilis", "memoir"]
         );
     }

@@ -215,25 +215,11 @@ pub fn fold_vowels(word: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::filter::RewriteFilter;
-    use super::super::words::WordTokenizer;
+    use super::super::{HINDI, analyze};
     use super::*;
-    use tantivy::tokenizer::TextAnalyzer;
-
-    fn analyze(text: &str) -> Vec<String> {
-        let mut analyzer = TextAnalyzer::builder(WordTokenizer)
-            .filter(RewriteFilter(HindiRewrite))
-            .build();
-        let mut stream = analyzer.token_stream(text);
-        let mut out = Vec::new();
-        while let Some(t) = stream.next() {
-            out.push(t.text.clone());
-        }
-        out
-    }
 
     fn one(word: &str) -> String {
-        analyze(word).join(" ")
+        analyze(HINDI, word).join(" ")
     }
 
     /// Forms that must meet, from the dev queries and the words articles use.
@@ -331,11 +317,11 @@ mod tests {
     #[test]
     fn dev_query_is_analyzed_word_by_word() {
         assert_eq!(
-            analyze("छोटे मॉडल के लिए इतनी ज़्यादा मेमोरी क्यों"),
+            analyze(HINDI, "छोटे मॉडल के लिए इतनी ज़्यादा मेमोरी क्यों"),
             ["छोट", "मोडल", "जयाद", "मेमोर"]
         );
         assert_eq!(
-            analyze("CUDA आउट ऑफ मेमोरी त्रुटि"),
+            analyze(HINDI, "CUDA आउट ऑफ मेमोरी त्रुटि"),
             ["cuda", "आउट", "ओफ", "मेमोर", "तरुट"]
         );
     }

@@ -8,11 +8,11 @@ use axum::Form;
 use axum::extract::rejection::{ExtensionRejection, FormRejection, QueryRejection};
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, Uri, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::{
-    ErrorPage, PageError, PageLang, PageMeta, Ui, dir, isolate_figures, native_name, render,
+    PageError, PageLang, PageMeta, Ui, dir, error_page, isolate_figures, native_name, render,
     see_other,
 };
 use crate::content::{Article, CALCULATORS};
@@ -435,21 +435,7 @@ pub async fn vote_form(
 /// The friendly error page, in the reader's language, for a vote that cannot be taken:
 /// `{prefix}-title` and `{prefix}-text` say why, without repeating what was sent.
 fn refusal_page(lang: Lang, status: StatusCode, prefix: &str) -> Response {
-    let ui = Ui::new(lang);
-    let heading = ui.t(&format!("{prefix}-title"));
-    let home: Uri = format!("/{}/", lang.code())
-        .parse()
-        .unwrap_or_else(|_| Uri::from_static("/en/"));
-    let meta = PageMeta::new(&ui, heading.clone(), "", &home);
-    let page = ErrorPage {
-        ui: &ui,
-        meta: &meta,
-        status: status.as_u16(),
-        heading,
-        text: ui.t(&format!("{prefix}-text")),
-    };
-    match page.render() {
-        Ok(html) => (status, Html(html)).into_response(),
-        Err(error) => PageError::Internal(lang, format!("template: {error}")).into_response(),
-    }
+    error_page(lang, status, prefix).unwrap_or_else(|error| {
+        PageError::Internal(lang, format!("template: {error}")).into_response()
+    })
 }

@@ -385,6 +385,46 @@ fn yes_no(ui: &Ui, current: &str) -> Vec<Choice> {
         .collect()
 }
 
+/// A field of a form: its name, input kind and step.
+type FieldSpec = (&'static str, &'static str, &'static str);
+
+/// The training form: each fieldset's legend and its fields.
+const TRAINING_FORM: &[(&str, &[FieldSpec])] = &[
+    (
+        "calc-legend-model",
+        &[
+            ("n_layer", "number", "1"),
+            ("n_head", "number", "1"),
+            ("n_embd", "number", "1"),
+            ("vocab_size", "number", "1"),
+            ("block_size", "number", "1"),
+            ("bias", "select", ""),
+            ("tied_embeddings", "select", ""),
+        ],
+    ),
+    (
+        "calc-legend-training",
+        &[
+            ("batch_size", "number", "1"),
+            ("gradient_accumulation_steps", "number", "1"),
+            ("precision", "select", ""),
+            ("optimizer", "select", ""),
+            ("phase", "select", ""),
+            ("dropout", "number", "0.01"),
+        ],
+    ),
+    (
+        "calc-legend-implementation",
+        &[
+            ("attention", "select", ""),
+            ("layer_ops", "select", ""),
+            ("compile", "select", ""),
+            ("activation_checkpointing", "select", ""),
+        ],
+    ),
+    ("calc-legend-gpu", &[("gpu_memory_gib", "number", "0.01")]),
+];
+
 fn training_fieldsets(
     ui: &Ui,
     query: &BTreeMap<String, String>,
@@ -429,48 +469,16 @@ fn training_fieldsets(
             error: error.take_if(|(field, _)| field == name).map(|(_, e)| e),
         }
     };
-    let model = vec![
-        make("n_layer", "number", "1"),
-        make("n_head", "number", "1"),
-        make("n_embd", "number", "1"),
-        make("vocab_size", "number", "1"),
-        make("block_size", "number", "1"),
-        make("bias", "select", ""),
-        make("tied_embeddings", "select", ""),
-    ];
-    let training = vec![
-        make("batch_size", "number", "1"),
-        make("gradient_accumulation_steps", "number", "1"),
-        make("precision", "select", ""),
-        make("optimizer", "select", ""),
-        make("phase", "select", ""),
-        make("dropout", "number", "0.01"),
-    ];
-    let implementation = vec![
-        make("attention", "select", ""),
-        make("layer_ops", "select", ""),
-        make("compile", "select", ""),
-        make("activation_checkpointing", "select", ""),
-    ];
-    let gpu = vec![make("gpu_memory_gib", "number", "0.01")];
-    let mut sets = vec![
-        Fieldset {
-            legend: ui.t("calc-legend-model"),
-            fields: model,
-        },
-        Fieldset {
-            legend: ui.t("calc-legend-training"),
-            fields: training,
-        },
-        Fieldset {
-            legend: ui.t("calc-legend-implementation"),
-            fields: implementation,
-        },
-        Fieldset {
-            legend: ui.t("calc-legend-gpu"),
-            fields: gpu,
-        },
-    ];
+    let mut sets: Vec<Fieldset> = TRAINING_FORM
+        .iter()
+        .map(|&(legend, fields)| Fieldset {
+            legend: ui.t(legend),
+            fields: fields
+                .iter()
+                .map(|&(name, kind, step)| make(name, kind, step))
+                .collect(),
+        })
+        .collect();
     // An error about no field of the form (an unknown field cannot reach here, but stay
     // safe): shown on the first field so it is never lost.
     if let Some((_, e)) = error

@@ -232,23 +232,29 @@ impl IntoResponse for PageError {
                 (*lang, StatusCode::INTERNAL_SERVER_ERROR, "error-500")
             }
         };
-        let ui = Ui::new(lang);
-        let heading = ui.t(&format!("{id}-title"));
-        let home = Uri::from_static("/en/");
-        let meta = PageMeta::new(&ui, heading.clone(), "", &home);
-        let page = ErrorPage {
-            ui: &ui,
-            meta: &meta,
-            status: status.as_u16(),
-            heading,
-            text: ui.t(&format!("{id}-text")),
-        };
-        match page.render() {
-            Ok(html) => (status, Html(html)).into_response(),
+        error_page(lang, status, id).unwrap_or_else(|_| {
             // The error page itself failed: plain text, still the right status.
-            Err(_) => (status, status.canonical_reason().unwrap_or("error")).into_response(),
-        }
+            (status, status.canonical_reason().unwrap_or("error")).into_response()
+        })
     }
+}
+
+/// The friendly error page with `status`, in the reader's language: `{prefix}-title` and
+/// `{prefix}-text` say what happened.
+fn error_page(lang: Lang, status: StatusCode, prefix: &str) -> Result<Response, askama::Error> {
+    let ui = Ui::new(lang);
+    let heading = ui.t(&format!("{prefix}-title"));
+    // Any language's home: the switcher then points at each language's home.
+    let home = Uri::from_static("/en/");
+    let meta = PageMeta::new(&ui, heading.clone(), "", &home);
+    let page = ErrorPage {
+        ui: &ui,
+        meta: &meta,
+        status: status.as_u16(),
+        heading,
+        text: ui.t(&format!("{prefix}-text")),
+    };
+    Ok((status, Html(page.render()?)).into_response())
 }
 
 /// Renders a page and remembers its language in a cookie for `/`.
@@ -346,7 +352,8 @@ pub fn isolate_figures(text: &str) -> String {
         .into_owned()
 }
 
-fn escape_html(text: &str) -> String {
+/// Text made safe for HTML element content and quoted attribute values.
+pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for c in text.chars() {
         match c {
@@ -393,6 +400,14 @@ mod tests {
             "<bdi class=\"num\">35,12\u{a0}Mio</bdi> &amp; <bdi class=\"num\">65\u{202f}536</bdi> lignes"
         );
         assert_eq!(isolate_figures("sm_86 bf16"), "sm_86 bf16");
+    }
+
+    #[test]
+    fn escaping_covers_markup_and_quotes() {
+        assert_eq!(
+            escape_html("<img src=x onerror='a()'>&\""),
+            "&lt;img src=x onerror=&#39;a()&#39;&gt;&amp;&quot;"
+        );
     }
 
     #[test]
