@@ -32,7 +32,8 @@ pub fn detect_language(text: &str) -> Option<Lang> {
             Lang::Hi
         });
     }
-    let sample: String = text.chars().take(5_000).collect();
+    // whatlang's trigram count grows with the text; a thousand letters decide as well.
+    let sample: String = text.chars().take(1_000).collect();
     match whatlang::detect_lang(&sample)? {
         whatlang::Lang::Fra => Some(Lang::Fr),
         whatlang::Lang::Eng => Some(Lang::En),

@@ -42,8 +42,10 @@ use crate::traceback::{self, Parsed};
 /// Documents looked at per query: the catalog has a few hundred in all.
 const CANDIDATE_DOCS: usize = 300;
 /// Distinct terms per field family: enough for any error, bounded for a 256 KiB paste.
-const MAX_PROSE_TERMS: usize = 32;
-const MAX_CODE_TERMS: usize = 48;
+const MAX_PROSE_TERMS: usize = 24;
+const MAX_CODE_TERMS: usize = 32;
+/// Tokens read from a query's text per analyzer: the distinct, known, rarest few are kept.
+const MAX_QUERY_TOKENS: usize = 1500;
 /// Below this many rare terms, common ones stay in the query.
 const MIN_RARE_TERMS: usize = 6;
 /// Text looked at for prose words: the head and the tail of a long paste.
@@ -353,15 +355,16 @@ impl Engine {
     /// rarest across articles first (ties in text order).
     fn known_terms(&self, analyzer: &'static str, text: &str, max: usize) -> Vec<String> {
         let mut seen = BTreeSet::new();
-        let mut terms: Vec<(u32, usize, String)> = analyzers::analyze(analyzer, text)
-            .into_iter()
-            .filter(|t| seen.insert(t.clone()))
-            .enumerate()
-            .filter_map(|(position, term)| {
-                let frequency = self.index.article_frequency(analyzer, &term);
-                (frequency > 0).then_some((frequency, position, term))
-            })
-            .collect();
+        let mut terms: Vec<(u32, usize, String)> =
+            analyzers::analyze_limited(analyzer, text, MAX_QUERY_TOKENS)
+                .into_iter()
+                .filter(|t| seen.insert(t.clone()))
+                .enumerate()
+                .filter_map(|(position, term)| {
+                    let frequency = self.index.article_frequency(analyzer, &term);
+                    (frequency > 0).then_some((frequency, position, term))
+                })
+                .collect();
         terms.sort_unstable();
         // Words in most articles barely move BM25 but walk the longest posting lists; keep
         // them only when the text has little else.
@@ -523,10 +526,15 @@ fn prose_of(text: &str) -> String {
 /// Error text for the language-neutral fields: exception, message, distinctive lines and the
 /// functions the traceback went through.
 fn code_of(parsed: &Parsed, text: &str) -> String {
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     out.extend(parsed.exception.clone());
     out.extend(parsed.message.clone());
-    out.extend(parsed.error_lines.iter().cloned());
+    // The error line usually repeats the message: analyze each text once.
+    for line in &parsed.error_lines {
+        if !out.iter().any(|seen| seen.contains(line.as_str())) {
+            out.push(line.clone());
+        }
+    }
     let mut functions = BTreeSet::new();
     for frame in &parsed.frames {
         if !frame.function.is_empty() && functions.insert(frame.function.clone()) {
