@@ -145,6 +145,13 @@ async fn language_comes_from_accept_language_when_the_body_has_none() {
     assert_eq!(body["lang"], "ar");
     assert_eq!(body["results"][0]["id"], "device-side-assert");
     assert_eq!(body["results"][0]["lang"], "ar");
+    let explanation = body["diagnosis"]["explanation"][0]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        explanation.contains("CUDA_LAUNCH_BLOCKING=1") && explanation.contains("غير متزامن"),
+        "asynchronous kernel errors are explained in Arabic: {explanation}"
+    );
     let body = post_json(
         &CATALOG,
         "/api/v1/match",

@@ -15,3 +15,4 @@ diag-mps = The MPS backend had { $allocated } allocated and { $other } in other 
 diag-cpu = The computer's RAM (not the GPU) could not provide { $request }.
 diag-cpu-unknown = The computer's RAM (not the GPU) ran out.
 diag-cuda-error-oom = "CUDA error: out of memory" means memory was taken outside PyTorch's caching allocator (the CUDA context, cuBLAS, NCCL): the GPU was already full when that happened.
+diag-cuda-async = CUDA reports kernel errors asynchronously, so the line in the traceback may not be the one that failed: run once with CUDA_LAUNCH_BLOCKING=1 (or on the CPU) to see the real place.

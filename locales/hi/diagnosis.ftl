@@ -15,3 +15,4 @@ diag-mps = MPS बैकएंड में { $allocated } आवंटित �
 diag-cpu = कंप्यूटर की RAM (GPU नहीं) { $request } नहीं दे सकी।
 diag-cpu-unknown = कंप्यूटर की RAM (GPU नहीं) खत्म हो गई।
 diag-cuda-error-oom = "CUDA error: out of memory" का मतलब है कि मेमोरी PyTorch के कैशिंग एलोकेटर के बाहर माँगी गई (CUDA context, cuBLAS, NCCL): उस समय GPU पहले से भरा था।
+diag-cuda-async = CUDA कर्नेल की त्रुटियाँ असिंक्रोनस रूप से बताता है, इसलिए ट्रेसबैक में दिखी लाइन शायद वह नहीं है जो असल में विफल हुई: असली जगह देखने के लिए एक बार CUDA_LAUNCH_BLOCKING=1 के साथ (या CPU पर) चलाएँ।

@@ -62,6 +62,12 @@ pub fn diagnose(parsed: &Parsed, lang: Lang) -> Diagnosis {
             Some(request) => say.bytes("diag-cpu", &[("request", request)]),
             None => say.plain("diag-cpu-unknown"),
         },
+        // Kernel errors surface at a later call; the traceback may point at the wrong line.
+        ErrorKind::CudaError
+            if !parsed.hints.cuda_launch_blocking_set && is_kernel_error(parsed) =>
+        {
+            say.plain("diag-cuda-async");
+        }
         _ => {}
     }
 
@@ -96,6 +102,19 @@ pub fn diagnose(parsed: &Parsed, lang: Lang) -> Diagnosis {
         explanation: say.done(),
         calculator_url,
     }
+}
+
+/// Errors raised by a kernel (asserts, illegal accesses) rather than by a library call.
+fn is_kernel_error(parsed: &Parsed) -> bool {
+    let message = parsed.message.as_deref().unwrap_or_default().to_lowercase();
+    [
+        "device-side assert",
+        "illegal memory access",
+        "misaligned address",
+        "launch failure",
+    ]
+    .iter()
+    .any(|needle| message.contains(needle))
 }
 
 fn explain_cuda_oom(say: &mut Sentences, parsed: &Parsed, memory: &MemoryReading) {
