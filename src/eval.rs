@@ -119,26 +119,20 @@ pub async fn run(router: &Router, library: &Library, eval_dir: &Path) -> Result<
                 &case.id,
             )
             .await?;
-            let ids = result_ids(&answer);
-            check_languages(
-                &answer,
-                library,
-                lang,
-                &case.id,
-                &mut report.language_violations,
-            );
             if lang == Lang::Ar {
                 check_number(&case.paste, &answer, &case.id, &mut report);
             }
-            score.add(&ids, &case.expect, &case.accept);
-            if ids.first() != Some(&case.expect) {
-                report.misses.push(format!(
-                    "{} [{lang}]: {} → {}",
-                    case.id,
-                    case.expect,
-                    ids.first().map(String::as_str).unwrap_or("nothing")
-                ));
-            }
+            let label = format!("{} [{lang}]", case.id);
+            let ids = score_answer(
+                &mut report,
+                &mut score,
+                library,
+                &answer,
+                lang,
+                &label,
+                &case.expect,
+                &case.accept,
+            );
             ids_by_case.entry(&case.id).or_default().push(ids);
         }
         report.pastes.insert(lang, score.finish());
@@ -164,23 +158,16 @@ pub async fn run(router: &Router, library: &Library, eval_dir: &Path) -> Result<
             &case.id,
         )
         .await?;
-        let ids = result_ids(&answer);
-        check_languages(
-            &answer,
+        score_answer(
+            &mut report,
+            &mut score,
             library,
+            &answer,
             case.lang,
             &case.id,
-            &mut report.language_violations,
+            &case.expect,
+            &[],
         );
-        score.add(&ids, &case.expect, &[]);
-        if ids.first() != Some(&case.expect) {
-            report.misses.push(format!(
-                "{}: {} → {}",
-                case.id,
-                case.expect,
-                ids.first().map(String::as_str).unwrap_or("nothing")
-            ));
-        }
     }
     report.queries = score.finish();
     Ok(report)
@@ -204,6 +191,37 @@ async fn call(router: &Router, request: Request<Body>, what: &str) -> Result<Val
         });
     }
     Ok(serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+/// Scores one answer: the language check, the tally and, when the first result is not the
+/// expected group, a line in `misses`. Returns the result ids.
+#[allow(clippy::too_many_arguments)]
+fn score_answer(
+    report: &mut Report,
+    tally: &mut Tally,
+    library: &Library,
+    answer: &Value,
+    lang: Lang,
+    label: &str,
+    expect: &str,
+    accept: &[String],
+) -> Vec<String> {
+    let ids = result_ids(answer);
+    check_languages(
+        answer,
+        library,
+        lang,
+        label,
+        &mut report.language_violations,
+    );
+    tally.add(&ids, expect, accept);
+    if ids.first().map(String::as_str) != Some(expect) {
+        report.misses.push(format!(
+            "{label}: {expect} → {}",
+            ids.first().map(String::as_str).unwrap_or("nothing")
+        ));
+    }
+    ids
 }
 
 fn result_ids(answer: &Value) -> Vec<String> {
