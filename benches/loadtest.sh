@@ -18,7 +18,7 @@ server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$data_dir"' EXIT
 for _ in $(seq 50); do curl -fs "http://$addr/healthz" >/dev/null && break; sleep 0.2; done
 
-body=$(python3 -c 'import json,sys; print(json.dumps({"text": open(sys.argv[1]).read(), "lang": "fr"}))' ../shared/eval/seed-oom-example.txt)
+body=$(python3 -c 'import json,sys; print(json.dumps({"text": open(sys.argv[1]).read(), "lang": "fr"}))' eval/seed-oom-example.txt)
 script=$(mktemp)
 cat >"$script" <<LUA
 wrk.method = "POST"

@@ -19,7 +19,7 @@ fn engine() -> Engine {
 /// A realistic 60-line paste: a training log, a deep traceback, the 2.1 OOM message.
 fn sixty_line_traceback() -> String {
     let seed = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/eval/seed-oom-example.txt"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("eval/seed-oom-example.txt"),
     )
     .expect("seed example");
     let mut lines: Vec<String> = (0..20)

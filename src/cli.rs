@@ -63,7 +63,7 @@ pub struct MatchArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// Folder holding pastes-dev.jsonl and queries-dev.jsonl.
-    #[arg(long, default_value = "../shared/eval")]
+    #[arg(long, default_value = "eval")]
     pub eval_dir: PathBuf,
     /// Folder holding the articles.
     #[arg(long, env = "ILAJ_CONTENT", default_value = "content")]

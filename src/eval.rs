@@ -1,4 +1,4 @@
-//! The evaluation of matching and search on the shared sets (`../shared/eval`): every paste
+//! The evaluation of matching and search on the evaluation sets in `eval/`: every paste
 //! goes through `POST /api/v1/match` with lang = ar, hi and fr, every typed query through
 //! `GET /api/v1/search`, exactly as a client would send them. Metrics as the sets' README
 //! defines them: exact@1, family@1, MRR@5, plus the language, number and

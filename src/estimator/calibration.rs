@@ -5,7 +5,7 @@ use super::{Estimate, EstimateInput, estimate};
 
 const TABLE: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/reference/gpu-memory-measurements.tsv"
+    "/tests/fixtures/reference/gpu-memory-measurements.tsv"
 ));
 
 const GIB: f64 = (1u64 << 30) as f64;

@@ -379,7 +379,7 @@ mod tests {
         assert!(is_inference(&parse(demo), demo));
         let seed = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/eval/seed-oom-example.txt"
+            "/eval/seed-oom-example.txt"
         ))
         .unwrap();
         assert!(

@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 const SEED: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/eval/seed-oom-example.txt"
+    "/eval/seed-oom-example.txt"
 ));
 const PASTES: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/eval/pastes-dev.jsonl"
+    "/eval/pastes-dev.jsonl"
 ));
 
 const MSG_2_1: &str = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 138.00 MiB. GPU 0 has a total capacty of 15.90 GiB of which 8.44 MiB is free. Process 1246069 has 577.00 MiB memory in use. Including non-PyTorch memory, this process has 15.32 GiB memory in use. Of the allocated memory 14.12 GiB is allocated by PyTorch, and 410.41 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF";

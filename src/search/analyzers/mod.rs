@@ -194,7 +194,7 @@ mod tests {
     fn script_detection_on_dev_queries() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/eval/queries-dev.jsonl"
+            "/eval/queries-dev.jsonl"
         );
         let data = std::fs::read_to_string(path).expect("dev queries readable");
         let mut checked = 0;

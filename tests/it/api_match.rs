@@ -1,0 +1,356 @@
+//! `POST /api/v1/match` and `GET /api/v1/search` answer as the contract says, and bad input
+//! gets a JSON error with a stable code.
+
+
+use std::sync::LazyLock;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use crate::helpers::{get, post_json, repo_path, router_for, send};
+use serde_json::{Value, json};
+
+static CATALOG: LazyLock<Router> = LazyLock::new(|| router_for(&repo_path("content")));
+static FIXTURES: LazyLock<Router> =
+    LazyLock::new(|| router_for(&repo_path("tests/fixtures/content")));
+
+fn seed_paste() -> String {
+    std::fs::read_to_string(repo_path("eval/seed-oom-example.txt")).expect("seed example")
+}
+
+async fn match_text(text: &str, lang: &str) -> Value {
+    let reply = post_json(
+        &CATALOG,
+        "/api/v1/match",
+        &json!({"text": text, "lang": lang}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    reply.json()
+}
+
+#[tokio::test]
+async fn seed_traceback_gets_the_training_article_in_french_with_its_figures() {
+    let body = match_text(&seed_paste(), "fr").await;
+    assert_eq!(body["lang"], "fr");
+    let diagnosis = &body["diagnosis"];
+    assert_eq!(diagnosis["kind"], "cuda_oom");
+    assert_eq!(diagnosis["exception"], "torch.cuda.OutOfMemoryError");
+    let facts = &diagnosis["facts"];
+    assert_eq!(
+        facts["tried_to_allocate_bytes"], 6_592_774_799_u64,
+        "6.14 GiB"
+    );
+    assert_eq!(
+        facts["total_capacity_bytes"], 12_552_041_923_u64,
+        "11.69 GiB"
+    );
+    assert_eq!(facts["free_bytes"], 2_877_628_088_u64, "2.68 GiB");
+    assert_eq!(
+        facts["reserved_unallocated_bytes"], 36_825_989_u64,
+        "35.12 MiB"
+    );
+    assert_eq!(facts["device"], 0);
+    let frames = diagnosis["frames"].as_array().unwrap();
+    assert!(
+        frames
+            .iter()
+            .any(|f| f["function"] == "estimate_loss" && f["line"] == 224)
+    );
+    let explanation: Vec<&str> = diagnosis["explanation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        explanation.iter().any(|s| s.contains("6,14\u{a0}Gio")),
+        "{explanation:?}"
+    );
+    assert!(
+        explanation
+            .iter()
+            .any(|s| s.contains("logits") && s.contains("50\u{202f}304")),
+        "names the logits tensor: {explanation:?}"
+    );
+    let calculator = diagnosis["calculator_url"].as_str().unwrap();
+    assert!(
+        calculator.starts_with("/fr/calculators/allocation?tried_to_allocate_bytes=6592774799")
+    );
+    assert!(
+        calculator.contains("vocab_size=50304&block_size=1024&batch_size=64"),
+        "{calculator}"
+    );
+
+    let first = &body["results"][0];
+    assert_eq!(first["id"], "cuda-oom-training");
+    assert_eq!(first["lang"], "fr");
+    assert_eq!(first["fallback"], false);
+    assert_eq!(first["url"], "/fr/articles/cuda-oom-training");
+    assert_eq!(first["section"]["id"], "fix-reduce-batch-size");
+    assert_eq!(
+        first["section"]["url"],
+        "/fr/articles/cuda-oom-training#fix-reduce-batch-size"
+    );
+    assert!(!first["snippet"].as_str().unwrap().is_empty());
+    assert_eq!(first["translations"], json!(["ar", "hi", "en"]));
+}
+
+#[tokio::test]
+async fn results_hold_one_entry_per_group_and_respect_the_limit() {
+    let reply = post_json(
+        &CATALOG,
+        "/api/v1/match",
+        &json!({"text": seed_paste(), "lang": "hi", "limit": 3}),
+    )
+    .await;
+    let results = reply.json()["results"].as_array().unwrap().clone();
+    assert!(results.len() <= 3 && !results.is_empty());
+    let mut ids: Vec<&str> = results.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert!(results.iter().all(|r| r["lang"] == "hi"));
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), results.len());
+}
+
+#[tokio::test]
+async fn result_ids_do_not_depend_on_the_requested_language() {
+    let text = "RuntimeError: DataLoader worker (pid 46794) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory.";
+    let mut runs = Vec::new();
+    for lang in ["ar", "hi", "fr", "en"] {
+        let body = match_text(text, lang).await;
+        let ids: Vec<String> = body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap().to_owned())
+            .collect();
+        runs.push(ids);
+    }
+    assert_eq!(runs[0][0], "dataloader-worker-crash");
+    assert!(runs.windows(2).all(|w| w[0] == w[1]), "{runs:?}");
+}
+
+#[tokio::test]
+async fn language_comes_from_accept_language_when_the_body_has_none() {
+    let request = Request::post("/api/v1/match")
+        .header("content-type", "application/json")
+        .header("accept-language", "ar;q=0.9, fr;q=0.8")
+        .body(Body::from(
+            json!({"text": "CUDA error: device-side assert triggered"}).to_string(),
+        ))
+        .unwrap();
+    let body = send(&CATALOG, request).await.json();
+    assert_eq!(body["lang"], "ar");
+    assert_eq!(body["results"][0]["id"], "device-side-assert");
+    assert_eq!(body["results"][0]["lang"], "ar");
+    let explanation = body["diagnosis"]["explanation"][0]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        explanation.contains("CUDA_LAUNCH_BLOCKING=1") && explanation.contains("غير متزامن"),
+        "asynchronous kernel errors are explained in Arabic: {explanation}"
+    );
+    let body = post_json(
+        &CATALOG,
+        "/api/v1/match",
+        &json!({"text": "NCCL watchdog timeout"}),
+    )
+    .await
+    .json();
+    assert_eq!(body["lang"], "en");
+}
+
+#[tokio::test]
+async fn missing_translation_falls_back_and_says_so() {
+    let reply = get(&FIXTURES, "/api/v1/search?q=NCCL%20timeout&lang=fr").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let first = &reply.json()["results"][0];
+    assert_eq!(first["id"], "arabic-only");
+    assert_eq!(first["lang"], "ar");
+    assert_eq!(first["fallback"], true);
+}
+
+#[tokio::test]
+async fn search_finds_french_words_in_french_articles() {
+    let reply = get(
+        &CATALOG,
+        "/api/v1/search?q=m%C3%A9moire%20r%C3%A9serv%C3%A9e%20fragment%C3%A9e&lang=fr&limit=3",
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let body = reply.json();
+    assert_eq!(body["lang"], "fr");
+    assert_eq!(body["results"][0]["id"], "cuda-oom-fragmentation");
+    assert!(body["results"].as_array().unwrap().len() <= 3);
+}
+
+async fn error_code(router: &Router, request: Request<Body>) -> (StatusCode, String) {
+    let reply = send(router, request).await;
+    let code = reply.json()["error"]["code"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    (reply.status, code)
+}
+
+fn post_raw(body: impl Into<Body>, content_type: Option<&str>) -> Request<Body> {
+    let mut builder = Request::post("/api/v1/match");
+    if let Some(content_type) = content_type {
+        builder = builder.header("content-type", content_type);
+    }
+    builder.body(body.into()).unwrap()
+}
+
+#[tokio::test]
+async fn bad_match_requests_get_stable_error_codes() {
+    let json_type = Some("application/json");
+    let cases: Vec<(Request<Body>, StatusCode, &str)> = vec![
+        (
+            post_raw(r#"{"text": "   "}"#, json_type),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "empty_text",
+        ),
+        (
+            post_raw(r#"{"text": "x", "limit": 0}"#, json_type),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_limit",
+        ),
+        (
+            post_raw(r#"{"text": "x", "limit": 21}"#, json_type),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_limit",
+        ),
+        (
+            post_raw(r#"{"text": "x", "lang": "de"}"#, json_type),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unsupported_language",
+        ),
+        (
+            post_raw(r#"{"text": 5}"#, json_type),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_field",
+        ),
+        (
+            post_raw(r#"{"lang": "fr"}"#, json_type),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_field",
+        ),
+        (
+            post_raw(r#"{"text": "x""#, json_type),
+            StatusCode::BAD_REQUEST,
+            "invalid_json",
+        ),
+        (
+            post_raw(&b"{\"text\": \"\xff\xfe\"}"[..], json_type),
+            StatusCode::BAD_REQUEST,
+            "invalid_json",
+        ),
+        (
+            post_raw(r#"{"text": "x"}"#, None),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+        ),
+        (
+            post_raw(
+                json!({"text": "a".repeat(256 * 1024 + 1)}).to_string(),
+                json_type,
+            ),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "text_too_large",
+        ),
+        (
+            post_raw(
+                json!({"text": "a".repeat(2 * 1024 * 1024)}).to_string(),
+                json_type,
+            ),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+        ),
+    ];
+    for (request, status, code) in cases {
+        assert_eq!(
+            error_code(&CATALOG, request).await,
+            (status, code.to_owned())
+        );
+    }
+}
+
+#[tokio::test]
+async fn bad_search_requests_get_stable_error_codes() {
+    for (uri, status, code) in [
+        (
+            "/api/v1/search?lang=fr",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "empty_text",
+        ),
+        (
+            "/api/v1/search?q=oom&limit=abc",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_limit",
+        ),
+        (
+            "/api/v1/search?q=oom&lang=xx",
+            StatusCode::NOT_FOUND,
+            "unsupported_language",
+        ),
+    ] {
+        let request = Request::get(uri).body(Body::empty()).unwrap();
+        assert_eq!(
+            error_code(&CATALOG, request).await,
+            (status, code.to_owned()),
+            "{uri}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn hostile_or_odd_text_is_answered_without_echoing_markup() {
+    let long_line = "x".repeat(200_000);
+    let texts = [
+        "<script>alert(1)</script> CUDA out of memory",
+        "title:foo AND -bar \"unclosed ( [ { * ? ~ ^2",
+        "\u{0}\u{1}\u{7}\u{1b}[31m binary \u{fffd}\u{fffd}",
+        long_line.as_str(),
+        "نفاد الذاكرة\u{200f} मेमोरी \u{202e}reversed",
+    ];
+    for text in texts {
+        let reply = post_json(
+            &CATALOG,
+            "/api/v1/match",
+            &json!({"text": text, "lang": "fr"}),
+        )
+        .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "{}",
+            &text[..text.len().min(40)]
+        );
+        assert!(
+            !reply.text().contains("<script>"),
+            "markup is never echoed raw"
+        );
+        let reply = get(
+            &CATALOG,
+            &format!(
+                "/api/v1/search?q={}&lang=ar",
+                urlencode(&text[..text.len().min(1000)])
+            ),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK);
+    }
+}
+
+fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,107 @@
+//! Matches and searches are recorded in the background, without the pasted text, on both
+//! databases; a failing database never fails the request.
+
+
+use axum::http::StatusCode;
+use crate::helpers::{TestDb, eventually, get, post_json, router_with};
+use ilaj::db::{Report, ReportOptions};
+use serde_json::json;
+
+const PASTE: &str = "Traceback (most recent call last):\n  File \"/home/carol/private-thesis/train.py\", line 88, in <module>\n    loss.backward()\nquantum_widgets.EntanglementError: qubit 7 decohered after 0.31 s";
+
+async fn a_match_is_recorded_as_its_fingerprint_and_linked_to_feedback(db: &TestDb) {
+    let store = db.open().await;
+    let router = router_with(store.clone(), None, None);
+    let reply = post_json(
+        &router,
+        "/api/v1/match",
+        &json!({"text": PASTE, "lang": "fr"}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    let match_id = reply.json()["match_id"].as_str().unwrap().to_owned();
+    assert!(match_id.starts_with("m_"), "{match_id}");
+
+    assert!(
+        eventually(|| async { store.query_count().await.unwrap() == 1 }).await,
+        "the match was not recorded"
+    );
+    let report = Report::build(
+        store.as_ref(),
+        ReportOptions {
+            limit: 10,
+            min_score: f64::INFINITY,
+        },
+    )
+    .await
+    .unwrap();
+    let row = &report.unmatched[0];
+    assert_eq!(row.exception, "quantum_widgets.EntanglementError");
+    assert_eq!(row.fingerprint, "qubit <n> decohered after <n> s");
+    assert_eq!(row.langs, vec!["fr"]);
+    let everything = serde_json::to_string(&report).unwrap();
+    assert!(!everything.contains("carol"), "{everything}");
+    assert!(!everything.contains("private-thesis"), "{everything}");
+
+    // The id handed out comes back with the vote.
+    let vote =
+        json!({"article": "sample-fix", "lang": "fr", "helpful": true, "match_id": match_id});
+    let reply = post_json(&router, "/api/v1/feedback", &vote).await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text());
+}
+
+async fn a_search_is_recorded_with_its_top_result(db: &TestDb) {
+    let store = db.open().await;
+    let router = router_with(store.clone(), None, None);
+    let reply = get(
+        &router,
+        "/api/v1/search?q=r%C3%A9duire%20le%20lot%2032&lang=fr",
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    let body = reply.json();
+    assert!(body["match_id"].as_str().is_some());
+    let top = body["results"][0]["id"].as_str().map(str::to_owned);
+    assert!(eventually(|| async { store.query_count().await.unwrap() == 1 }).await);
+    let report = Report::build(
+        store.as_ref(),
+        ReportOptions {
+            limit: 10,
+            min_score: f64::INFINITY,
+        },
+    )
+    .await
+    .unwrap();
+    let row = &report.unmatched[0];
+    assert_eq!(row.kind, "query");
+    assert_eq!(row.fingerprint, "réduire le lot <n>");
+    assert_eq!(row.best_score.is_some(), top.is_some());
+}
+
+on_both_databases!(
+    a_match_is_recorded_as_its_fingerprint_and_linked_to_feedback,
+    a_search_is_recorded_with_its_top_result,
+);
+
+#[tokio::test]
+async fn a_broken_database_never_fails_a_match() {
+    let db = TestDb::sqlite();
+    let store = db.open().await;
+    let router = router_with(store.clone(), None, None);
+    store.close().await;
+    let reply = post_json(&router, "/api/v1/match", &json!({"text": PASTE})).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    let reply = get(&router, "/api/v1/search?q=batch").await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+}
+
+#[tokio::test]
+async fn refused_requests_are_not_recorded() {
+    let db = TestDb::sqlite();
+    let store = db.open().await;
+    let router = router_with(store.clone(), None, None);
+    let reply = post_json(&router, "/api/v1/match", &json!({"text": "   "})).await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert_eq!(store.query_count().await.unwrap(), 0);
+}

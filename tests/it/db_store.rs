@@ -1,0 +1,343 @@
+//! The storage layer, the same tests on SQLite and on PostgreSQL.
+
+
+use std::time::Duration;
+
+use crate::helpers::TestDb;
+use ilaj::db::keys::{self, KeyCheck};
+use ilaj::db::query_log::Fingerprint;
+use ilaj::db::{
+    DbError, Endpoint, FeedbackCounts, NewFeedback, QueryRecord, Report, ReportOptions,
+};
+use ilaj::i18n::Lang;
+
+const UNMATCHED_PASTE: &str = "Traceback (most recent call last):\n  File \"/home/u/run.py\", line 7, in <module>\nflux_capacitor.TemporalError: capacitor 42 overheated at 0x7f3a2b1c";
+
+fn vote(article: &str, lang: Lang, helpful: bool) -> NewFeedback {
+    NewFeedback {
+        article: article.to_owned(),
+        lang,
+        section: Some("fix-reduce-batch-size".to_owned()),
+        helpful,
+        match_id: Some("m_0123456789abcdef".to_owned()),
+        created_at: ilaj::db::now_ms(),
+    }
+}
+
+fn query(text: &str, lang: Lang, top: Option<(&str, f64)>) -> QueryRecord {
+    QueryRecord::new(
+        Endpoint::Match,
+        lang,
+        Fingerprint::of_paste(text),
+        top.map(|(id, score)| (id.to_owned(), score)),
+        usize::from(top.is_some()),
+        Duration::from_millis(3),
+    )
+}
+
+async fn feedback_counts_add_up_per_group_across_languages(db: &TestDb) {
+    let store = db.open().await;
+    assert_eq!(
+        store.feedback_counts("sample-fix").await.unwrap(),
+        FeedbackCounts::default()
+    );
+    store
+        .record_feedback(&vote("sample-fix", Lang::Fr, true))
+        .await
+        .unwrap();
+    store
+        .record_feedback(&vote("sample-fix", Lang::Ar, true))
+        .await
+        .unwrap();
+    store
+        .record_feedback(&vote("sample-fix", Lang::Fr, false))
+        .await
+        .unwrap();
+    store
+        .record_feedback(&vote("other", Lang::Fr, false))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.feedback_counts("sample-fix").await.unwrap(),
+        FeedbackCounts {
+            helpful: 2,
+            not_helpful: 1
+        }
+    );
+    let all = store.all_feedback_counts().await.unwrap();
+    assert_eq!(
+        all,
+        vec![
+            (
+                "other".to_owned(),
+                FeedbackCounts {
+                    helpful: 0,
+                    not_helpful: 1
+                }
+            ),
+            (
+                "sample-fix".to_owned(),
+                FeedbackCounts {
+                    helpful: 2,
+                    not_helpful: 1
+                }
+            ),
+        ]
+    );
+    store.close().await;
+}
+
+async fn feedback_survives_a_restart(db: &TestDb) {
+    let store = db.open().await;
+    store
+        .record_feedback(&vote("sample-fix", Lang::Fr, true))
+        .await
+        .unwrap();
+    store
+        .record_feedback(&vote("sample-fix", Lang::Fr, false))
+        .await
+        .unwrap();
+    store.close().await;
+    drop(store);
+
+    let reopened = db.open().await;
+    assert_eq!(
+        reopened.feedback_counts("sample-fix").await.unwrap(),
+        FeedbackCounts {
+            helpful: 1,
+            not_helpful: 1
+        }
+    );
+    reopened.close().await;
+}
+
+async fn report_lists_a_fingerprint_pasted_three_times_that_matched_nothing(db: &TestDb) {
+    let store = db.open().await;
+    // The same error three times, with different figures and paths, never matched.
+    for (i, lang) in [Lang::Fr, Lang::Ar, Lang::Fr].into_iter().enumerate() {
+        let text = UNMATCHED_PASTE
+            .replace("42", &format!("{}", 40 + i))
+            .replace("/home/u", &format!("/home/user{i}"));
+        store.record_query(&query(&text, lang, None)).await.unwrap();
+    }
+    // Another error once, matched weakly: a gap, but a rarer one.
+    store
+        .record_query(&query(
+            "ValueError: too many values to unpack (expected 2)",
+            Lang::Hi,
+            Some(("device-mismatch", 0.7)),
+        ))
+        .await
+        .unwrap();
+    // A well-matched error many times: not a gap.
+    for _ in 0..5 {
+        store
+            .record_query(&query(
+                "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+                Lang::Fr,
+                Some(("cuda-oom-training", 18.5)),
+            ))
+            .await
+            .unwrap();
+    }
+
+    let report = Report::build(store.as_ref(), ReportOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(report.queries_recorded, 9);
+    assert_eq!(report.unmatched.len(), 2, "{:#?}", report.unmatched);
+    let top = &report.unmatched[0];
+    assert_eq!(top.count, 3);
+    assert_eq!(top.exception, "flux_capacitor.TemporalError");
+    assert_eq!(top.kind, "python_exception");
+    assert_eq!(top.fingerprint, "capacitor <n> overheated at <hex>");
+    assert_eq!(top.langs, vec!["ar", "fr"]);
+    assert_eq!(top.best_score, None);
+    let second = &report.unmatched[1];
+    assert_eq!(second.count, 1);
+    assert_eq!(second.best_score, Some(0.7));
+    assert!(
+        report
+            .unmatched
+            .iter()
+            .all(|row| !row.fingerprint.contains("CUDA out of memory"))
+    );
+
+    // A stricter threshold turns the well-matched error into a gap too.
+    let strict = Report::build(
+        store.as_ref(),
+        ReportOptions {
+            limit: 1,
+            min_score: 20.0,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(strict.unmatched.len(), 1);
+    assert_eq!(strict.unmatched[0].count, 5);
+    store.close().await;
+}
+
+async fn query_records_keep_no_pasted_text(db: &TestDb) {
+    let store = db.open().await;
+    let secret = "Traceback (most recent call last):\n  File \"/home/alice/acme-secret/train.py\", line 3\nRuntimeError: token sk-abcdef0123456789abcdef failed for alice@acme.example";
+    store
+        .record_query(&query(secret, Lang::En, None))
+        .await
+        .unwrap();
+    let report = Report::build(store.as_ref(), ReportOptions::default())
+        .await
+        .unwrap();
+    let recorded = serde_json::to_string(&report).unwrap();
+    assert!(!recorded.contains("acme-secret"), "{recorded}");
+    assert!(!recorded.contains("0123456789abcdef"), "{recorded}");
+    store.close().await;
+}
+
+async fn report_ranks_articles_by_their_bayesian_helpful_share(db: &TestDb) {
+    let store = db.open().await;
+    for _ in 0..8 {
+        store
+            .record_feedback(&vote("loved", Lang::Fr, true))
+            .await
+            .unwrap();
+    }
+    store
+        .record_feedback(&vote("liked-once", Lang::Fr, true))
+        .await
+        .unwrap();
+    for _ in 0..6 {
+        store
+            .record_feedback(&vote("disliked", Lang::Hi, false))
+            .await
+            .unwrap();
+    }
+    store
+        .record_feedback(&vote("loved", Lang::Fr, false))
+        .await
+        .unwrap();
+    let report = Report::build(store.as_ref(), ReportOptions::default())
+        .await
+        .unwrap();
+    let most: Vec<&str> = report
+        .most_helpful
+        .iter()
+        .map(|v| v.article.as_str())
+        .collect();
+    let least: Vec<&str> = report
+        .least_helpful
+        .iter()
+        .map(|v| v.article.as_str())
+        .collect();
+    // One helpful vote does not outrank eight.
+    assert_eq!(most, vec!["loved", "liked-once"]);
+    assert_eq!(least, vec!["disliked", "loved"]);
+    assert!(report.least_helpful[0].boost < 1.0);
+    store.close().await;
+}
+
+async fn api_keys_are_stored_hashed_listed_and_revoked(db: &TestDb) {
+    let store = db.open().await;
+    let (record, key) = keys::create(store.as_ref(), "support-bot").await.unwrap();
+    assert!(key.starts_with("ilaj_"));
+    assert_eq!(record.name, "support-bot");
+    assert_eq!(record.last_used_at, None);
+
+    match keys::create(store.as_ref(), "support-bot").await {
+        Err(DbError::DuplicateKeyName(name)) => assert_eq!(name, "support-bot"),
+        other => panic!("expected a duplicate-name error, got {other:?}"),
+    }
+
+    match keys::check(store.as_ref(), &key).await.unwrap() {
+        KeyCheck::Valid(found) => assert_eq!(found.id, record.id),
+        other => panic!("expected a valid key, got {other:?}"),
+    }
+    let listed = store.list_api_keys().await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert!(listed[0].last_used_at.is_some(), "use is recorded");
+    assert_eq!(
+        keys::check(store.as_ref(), "ilaj_0000").await.unwrap(),
+        KeyCheck::Unknown
+    );
+    assert_eq!(
+        keys::check(store.as_ref(), "not-even-prefixed")
+            .await
+            .unwrap(),
+        KeyCheck::Unknown
+    );
+
+    let revoked = keys::revoke(store.as_ref(), "support-bot")
+        .await
+        .unwrap()
+        .expect("the key exists");
+    assert!(revoked.is_revoked());
+    assert_eq!(
+        keys::check(store.as_ref(), &key).await.unwrap(),
+        KeyCheck::Revoked
+    );
+    // Revoking again keeps the first revocation time; by id works too.
+    let again = keys::revoke(store.as_ref(), &record.id.to_string())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(again.revoked_at, revoked.revoked_at);
+    assert_eq!(keys::revoke(store.as_ref(), "nobody").await.unwrap(), None);
+    assert_eq!(keys::revoke(store.as_ref(), "99999").await.unwrap(), None);
+    store.close().await;
+}
+
+async fn opening_twice_applies_migrations_once(db: &TestDb) {
+    let first = db.open().await;
+    first
+        .record_feedback(&vote("x", Lang::Fr, true))
+        .await
+        .unwrap();
+    first.close().await;
+    let second = db.open().await;
+    let third = db.open().await;
+    assert_eq!(second.feedback_counts("x").await.unwrap().helpful, 1);
+    assert_eq!(third.feedback_counts("x").await.unwrap().helpful, 1);
+    second.close().await;
+    third.close().await;
+}
+
+on_both_databases!(
+    feedback_counts_add_up_per_group_across_languages,
+    feedback_survives_a_restart,
+    report_lists_a_fingerprint_pasted_three_times_that_matched_nothing,
+    query_records_keep_no_pasted_text,
+    report_ranks_articles_by_their_bayesian_helpful_share,
+    api_keys_are_stored_hashed_listed_and_revoked,
+    opening_twice_applies_migrations_once,
+);
+
+#[tokio::test]
+async fn the_embedded_database_is_created_in_wal_mode_with_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested").join("ilaj.sqlite");
+    let store = ilaj::db::open(&ilaj::db::Location::SqliteFile(path.clone()))
+        .await
+        .unwrap();
+    assert_eq!(store.backend(), ilaj::db::Backend::Sqlite);
+    store
+        .record_feedback(&vote("x", Lang::Fr, true))
+        .await
+        .unwrap();
+    assert!(path.exists());
+    // WAL mode leaves its write-ahead log beside the database while connections are open.
+    assert!(dir.path().join("nested").join("ilaj.sqlite-wal").exists());
+    store.close().await;
+}
+
+#[tokio::test]
+async fn a_data_folder_that_cannot_be_created_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "not a folder").unwrap();
+    let location = ilaj::db::Location::SqliteFile(blocker.join("ilaj.sqlite"));
+    let error = ilaj::db::open(&location).await.err().expect("must fail");
+    assert!(
+        error.to_string().contains("cannot create the data folder"),
+        "{error}"
+    );
+}

@@ -1,0 +1,24 @@
+//! The integration tests, one binary: each module drives the real router, index and database.
+
+#[macro_use]
+mod helpers;
+
+mod api_articles;
+mod api_match;
+mod browser;
+mod catalog;
+mod cli_check;
+mod db_query_log;
+mod db_report;
+mod db_store;
+mod estimate_api;
+mod estimate_cli;
+mod eval;
+mod feedback_api;
+mod feedback_pages;
+mod keys_api;
+mod openapi;
+mod pages;
+mod ranking_feedback;
+mod reload;
+mod seeds;
