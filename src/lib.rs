@@ -8,6 +8,7 @@ pub mod db;
 pub mod estimator;
 pub mod eval;
 pub mod i18n;
+pub mod reading;
 pub mod search;
 pub mod traceback;
 pub mod web;

@@ -23,7 +23,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use async_trait::async_trait;
 use serde::Serialize;
 
-pub use feedback::{FeedbackCounts, NewFeedback, feedback_boost};
+pub use feedback::{FeedbackCounts, NewFeedback};
 pub use keys::ApiKey;
 pub use postgres::PostgresStore;
 pub use query_log::{Endpoint, QueryRecord};

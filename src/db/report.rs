@@ -58,9 +58,9 @@ pub struct ArticleVotes {
     pub article: String,
     pub helpful: u64,
     pub not_helpful: u64,
-    /// [`FeedbackCounts::helpful_share`]: the Bayesian helpful share.
+    /// [`crate::search::helpful_share`]: the Bayesian helpful share.
     pub helpful_share: f64,
-    /// [`crate::db::feedback_boost`].
+    /// [`crate::search::feedback_factor`].
     pub boost: f32,
 }
 
@@ -192,7 +192,7 @@ fn votes(article: String, counts: FeedbackCounts) -> ArticleVotes {
         article,
         helpful: counts.helpful,
         not_helpful: counts.not_helpful,
-        helpful_share: counts.helpful_share(),
-        boost: counts.boost(),
+        helpful_share: crate::search::helpful_share(counts),
+        boost: crate::search::feedback_factor(counts),
     }
 }

@@ -10,19 +10,23 @@
 //! `text` is the BM25 score of the group's best whole-article document (any language),
 //! `signatures` the weight of its `errors:` fragments found in the text, and the situation
 //! (training or inference OOM, fragmentation, growth, MPS, host RAM) comes from the figures,
-//! frames and words of the paste (see `cues`). The sum is then multiplied by the group's
-//! feedback factor (0.9–1.1, from "did this fix it?" votes; see `db::feedback_boost`), so
-//! votes only reorder results that were already close. A group is shown in the requested
-//! language, or the best other language with `fallback: true`.
+//! frames and words of the paste (see `reading`). The sum is then multiplied by the group's
+//! feedback factor (0.9–1.1, from "did this fix it?" votes; see [`feedback`]), so votes only
+//! reorder results that were already close. A group is shown in the requested language, or
+//! the best other language with `fallback: true`.
+//!
+//! The engine never reads the paste itself: it takes the [`Reading`] and only retrieves and
+//! ranks.
 
 pub mod analyzers;
-mod cues;
-mod diagnosis;
+pub mod feedback;
 mod index;
 mod signatures;
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
 
 use serde::Serialize;
 use tantivy::Term;
@@ -30,14 +34,14 @@ use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 
-pub use cues::Situation;
-pub use diagnosis::Diagnosis;
+pub use feedback::{feedback_factor, helpful_share};
 
 use self::index::{BuiltIndex, prose_analyzer};
 use self::signatures::Signatures;
 use crate::content::{Article, Library};
-use crate::i18n::{Lang, detect_language};
-use crate::traceback::{self, Parsed};
+use crate::db::FeedbackCounts;
+use crate::i18n::Lang;
+use crate::reading::{Diagnosis, Fingerprint, Reading};
 
 /// Documents looked at per query: the catalog has a few hundred in all.
 const CANDIDATE_DOCS: usize = 300;
@@ -48,9 +52,6 @@ const MAX_CODE_TERMS: usize = 32;
 const MAX_QUERY_TOKENS: usize = 1500;
 /// Below this many rare terms, common ones stay in the query.
 const MIN_RARE_TERMS: usize = 6;
-/// Text looked at for prose words: the head and the tail of a long paste.
-const PROSE_HEAD_BYTES: usize = 16 * 1024;
-const PROSE_TAIL_BYTES: usize = 8 * 1024;
 const SNIPPET_CHARS: usize = 240;
 /// Lines of a section weighed for the snippet; fixes say what matters early.
 const SNIPPET_LINES: usize = 40;
@@ -94,10 +95,16 @@ pub struct MatchOutcome {
     pub lang: Lang,
     pub diagnosis: Diagnosis,
     pub results: Vec<Hit>,
-    /// Groups identical errors without keeping the paste (kind, exception, normalized
-    /// message); not part of the answer.
+    /// What the query log keeps of the paste; not part of the answer.
     #[serde(skip)]
-    pub fingerprint: String,
+    pub fingerprint: Fingerprint,
+}
+
+/// The answer to typed words.
+#[derive(Debug, Clone)]
+pub struct SearchOutcome {
+    pub results: Vec<Hit>,
+    pub fingerprint: Fingerprint,
 }
 
 pub struct Engine {
@@ -105,17 +112,7 @@ pub struct Engine {
     index: BuiltIndex,
     signatures: Signatures,
     /// Per group, the factor its feedback applies to its score (absent: 1).
-    feedback: RwLock<Arc<HashMap<String, f32>>>,
-}
-
-/// What a query is made of, whatever its source.
-struct QueryParts<'a> {
-    full_text: &'a str,
-    prose_text: String,
-    code_text: String,
-    prose_langs: Vec<Lang>,
-    situation: Situation,
-    preferred_section: Option<&'static str>,
+    feedback: ArcSwap<HashMap<String, f32>>,
 }
 
 /// The analyzed terms of a query, per field family.
@@ -132,24 +129,17 @@ impl Engine {
             library,
             index,
             signatures,
-            feedback: RwLock::default(),
+            feedback: ArcSwap::default(),
         })
     }
 
-    /// Replaces the feedback factors (group id → factor in 0.9–1.1).
-    pub fn set_feedback_factors(&self, factors: HashMap<String, f32>) {
-        let fresh = Arc::new(factors);
-        match self.feedback.write() {
-            Ok(mut guard) => *guard = fresh,
-            Err(poisoned) => *poisoned.into_inner() = fresh,
-        }
-    }
-
-    fn feedback_factors(&self) -> Arc<HashMap<String, f32>> {
-        match self.feedback.read() {
-            Ok(guard) => Arc::clone(&guard),
-            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
-        }
+    /// Takes every group's votes into the ranking.
+    pub fn set_feedback(&self, counts: Vec<(String, FeedbackCounts)>) {
+        let factors = counts
+            .into_iter()
+            .map(|(group, counts)| (group, feedback_factor(counts)))
+            .collect();
+        self.feedback.store(Arc::new(factors));
     }
 
     pub fn library(&self) -> &Library {
@@ -163,62 +153,33 @@ impl Engine {
     /// Reads a paste (traceback, error line, log, or words) and finds what fixes it.
     /// The result ids do not depend on `lang`; only the language they are shown in does.
     pub fn match_paste(&self, text: &str, lang: Lang, limit: usize) -> MatchOutcome {
-        let parsed = traceback::parse(text);
-        let prose_text = prose_of(text);
-        let mut prose_langs = vec![Lang::En];
-        if let Some(detected) = detect_language(&prose_text).filter(|&l| l != Lang::En) {
-            prose_langs.push(detected);
-        }
-        let situation = cues::situation(&parsed, text);
-        let memory = cues::read_memory(&parsed.facts);
-        let parts = QueryParts {
-            full_text: text,
-            code_text: code_of(&parsed, text),
-            prose_text,
-            prose_langs,
-            situation,
-            preferred_section: cues::preferred_section(situation, &memory, &parsed.facts),
-        };
+        let reading = Reading::paste(text, lang);
+        let results = self.rank(&reading, lang, limit);
         MatchOutcome {
             lang,
-            results: self.rank(&parts, lang, limit),
-            diagnosis: diagnosis::diagnose(&parsed, lang),
-            fingerprint: fingerprint(&parsed),
+            diagnosis: reading.diagnosis.unwrap_or_default(),
+            results,
+            fingerprint: reading.fingerprint,
         }
     }
 
     /// Searches typed words (any of ar, hi, fr, en, or error text) and shows hits in `lang`.
-    pub fn search(&self, query: &str, lang: Lang, limit: usize) -> Vec<Hit> {
-        let parsed = traceback::parse(query);
-        let mut prose_langs = vec![lang];
-        if let Some(detected) = detect_language(query) {
-            prose_langs.push(detected);
+    pub fn search(&self, query: &str, lang: Lang, limit: usize) -> SearchOutcome {
+        let reading = Reading::query(query, lang);
+        SearchOutcome {
+            results: self.rank(&reading, lang, limit),
+            fingerprint: reading.fingerprint,
         }
-        if query.chars().any(|c| c.is_ascii_alphabetic()) {
-            prose_langs.push(Lang::En);
-        }
-        prose_langs.sort();
-        prose_langs.dedup();
-        let situation = cues::situation(&parsed, query);
-        let parts = QueryParts {
-            full_text: query,
-            prose_text: query.to_owned(),
-            code_text: query.to_owned(),
-            prose_langs,
-            situation,
-            preferred_section: None,
-        };
-        self.rank(&parts, lang, limit)
     }
 
-    fn rank(&self, parts: &QueryParts<'_>, lang: Lang, limit: usize) -> Vec<Hit> {
-        let terms = self.query_terms(parts);
+    fn rank(&self, reading: &Reading<'_>, lang: Lang, limit: usize) -> Vec<Hit> {
+        let terms = self.query_terms(reading);
         let (group_text, section_scores) = self.text_scores(&terms);
-        let signature_scores = self.signatures.scores(parts.full_text);
+        let signature_scores = self.signatures.scores(reading.text);
         let best_text = group_text.values().copied().fold(0.0_f32, f32::max);
-        let feedback = self.feedback_factors();
+        let feedback = self.feedback.load();
 
-        let situation_group = parts.situation.group();
+        let situation_group = reading.situation.group();
         let mut groups: BTreeSet<&str> = group_text.keys().map(String::as_str).collect();
         groups.extend(signature_scores.keys().map(String::as_str));
         groups.extend(situation_group.filter(|g| !self.library.translations(g).is_empty()));
@@ -257,7 +218,7 @@ impl Engine {
             .take(limit)
             .filter_map(|(score, group)| {
                 let (article, fallback) = self.library.resolve(group, lang)?;
-                let preferred = parts
+                let preferred = reading
                     .preferred_section
                     .filter(|_| situation_group == Some(group));
                 let section = choose_section(article, section_scores.get(group), preferred);
@@ -336,18 +297,18 @@ impl Engine {
     }
 
     /// Analyzes the query once: the terms of each prose language and of the code fields.
-    fn query_terms(&self, parts: &QueryParts<'_>) -> QueryTerms {
+    fn query_terms(&self, reading: &Reading<'_>) -> QueryTerms {
         QueryTerms {
-            prose: parts
+            prose: reading
                 .prose_langs
                 .iter()
                 .map(|&lang| {
                     let words =
-                        self.known_terms(prose_analyzer(lang), &parts.prose_text, MAX_PROSE_TERMS);
+                        self.known_terms(prose_analyzer(lang), &reading.prose, MAX_PROSE_TERMS);
                     (lang, words)
                 })
                 .collect(),
-            code: self.known_terms(analyzers::CODE, &parts.code_text, MAX_CODE_TERMS),
+            code: self.known_terms(analyzers::CODE, &reading.code, MAX_CODE_TERMS),
         }
     }
 
@@ -488,78 +449,4 @@ fn snippet(text: &str, lang: Lang, terms: &[String]) -> String {
         Some(space) if space > SNIPPET_CHARS / 2 => format!("{}…", &cut[..space]),
         _ => format!("{cut}…"),
     }
-}
-
-/// The prose of a paste: frame lines, source lines under them and C++ frames removed; the
-/// head and the tail of a long paste.
-fn prose_of(text: &str) -> String {
-    let bounded = if text.len() > PROSE_HEAD_BYTES + PROSE_TAIL_BYTES {
-        let head = floor_char_boundary(text, PROSE_HEAD_BYTES);
-        let tail = floor_char_boundary(text, text.len() - PROSE_TAIL_BYTES);
-        format!("{}\n{}", &text[..head], &text[tail..])
-    } else {
-        text.to_owned()
-    };
-    let mut out = String::with_capacity(bounded.len());
-    let mut skip_next = false;
-    for line in bounded.lines() {
-        let trimmed = line.trim_start_matches(['>', ' ', '\t', '`']);
-        if skip_next {
-            skip_next = false;
-            if line.starts_with(char::is_whitespace) {
-                continue;
-            }
-        }
-        if trimmed.starts_with("File \"") {
-            skip_next = true;
-            continue;
-        }
-        if trimmed.starts_with("frame #") {
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
-}
-
-/// Error text for the language-neutral fields: exception, message, distinctive lines and the
-/// functions the traceback went through.
-fn code_of(parsed: &Parsed, text: &str) -> String {
-    let mut out: Vec<String> = Vec::new();
-    out.extend(parsed.exception.clone());
-    out.extend(parsed.message.clone());
-    // The error line usually repeats the message: analyze each text once.
-    for line in &parsed.error_lines {
-        if !out.iter().any(|seen| seen.contains(line.as_str())) {
-            out.push(line.clone());
-        }
-    }
-    let mut functions = BTreeSet::new();
-    for frame in &parsed.frames {
-        if !frame.function.is_empty() && functions.insert(frame.function.clone()) {
-            out.push(frame.function.clone());
-        }
-    }
-    if out.is_empty() {
-        out.push(text.chars().take(4096).collect());
-    }
-    out.join("\n")
-}
-
-fn fingerprint(parsed: &Parsed) -> String {
-    format!(
-        "{}|{}|{}",
-        parsed.kind.as_str(),
-        parsed.exception.as_deref().unwrap_or(""),
-        parsed.fingerprint_message.as_deref().unwrap_or("")
-    )
-}
-
-fn floor_char_boundary(text: &str, mut index: usize) -> usize {
-    index = index.min(text.len());
-    while !text.is_char_boundary(index) {
-        index -= 1;
-    }
-    index
 }

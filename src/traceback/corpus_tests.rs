@@ -55,7 +55,7 @@ fn thc_cuda_runtime_error() {
     assert_eq!(p.exception.as_deref(), Some("RuntimeError"));
     assert_eq!(p.facts, Facts::default());
     assert_eq!(
-        p.fingerprint_message.as_deref(),
+        p.message_template.as_deref(),
         Some("cuda runtime error (<n>) : out of memory at <path>:<n>")
     );
 }
@@ -258,7 +258,7 @@ fn dataloader_worker_deaths() {
     );
     assert_eq!(bus.kind, ErrorKind::PythonException);
     assert_eq!(
-        bus.fingerprint_message.as_deref(),
+        bus.message_template.as_deref(),
         Some(
             "DataLoader worker (pid <pid>) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit."
         )
@@ -372,7 +372,7 @@ fn seed_example_is_read_completely() {
             .first()
             .is_some_and(|l| l.starts_with("torch.cuda.OutOfMemoryError: CUDA out of memory."))
     );
-    assert!(p.fingerprint_message.as_deref().is_some_and(|f| f.starts_with("CUDA out of memory. Tried to allocate <size>. GPU <n> has a total capacty of <size> of which <size> is free.")));
+    assert!(p.message_template.as_deref().is_some_and(|f| f.starts_with("CUDA out of memory. Tried to allocate <size>. GPU <n> has a total capacty of <size> of which <size> is free.")));
 }
 
 #[test]
@@ -562,7 +562,7 @@ fn warnings_alone_are_searchable_but_not_exceptions() {
         ]
     );
     assert!(
-        p.fingerprint_message
+        p.message_template
             .is_some_and(|f| f.starts_with("FutureWarning: `torch.cuda.amp.GradScaler"))
     );
 }
@@ -779,9 +779,9 @@ fn assert_bounded(p: &Parsed) {
     );
     assert!(p.frames.len() <= MAX_FRAMES);
     assert!(
-        p.fingerprint_message
+        p.message_template
             .as_ref()
-            .is_none_or(|m| m.chars().count() <= MAX_FINGERPRINT_CHARS)
+            .is_none_or(|m| m.chars().count() <= MAX_TEMPLATE_CHARS)
     );
     assert!(p.facts.other_processes.len() <= MAX_OTHER_PROCESSES);
 }

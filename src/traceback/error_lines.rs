@@ -7,7 +7,7 @@
 
 use super::classify;
 use super::exception::{Candidate, Chosen, from_candidate};
-use super::fingerprint::fingerprint;
+use super::template::message_template;
 use super::normalize::Line;
 use super::{ErrorKind, MAX_ERROR_LINE_CHARS, MAX_ERROR_LINES};
 use regex::Regex;
@@ -155,7 +155,7 @@ fn is_warning_record(prefix: &str) -> bool {
 
 /// Lines equal but for figures, spacing, or a closing quote are one line.
 fn dedup_key(line: &str) -> String {
-    fingerprint(line)
+    message_template(line)
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect::<String>()

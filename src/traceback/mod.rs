@@ -14,7 +14,7 @@
 //!    across hard wraps.
 //! 4. `facts` reads the OOM figures from the whitespace-free copy: every message generation,
 //!    exact bytes, only figures that were printed completely.
-//! 5. `frames`, `hints`, `error_lines` and `fingerprint` fill the rest.
+//! 5. `frames`, `hints`, `error_lines` and `template` fill the rest.
 //!
 //! Limits: input beyond [`MAX_INPUT_BYTES`] is ignored; all work is a fixed number of linear
 //! regex passes (the `regex` crate never backtracks) plus bounded look-ahead, so a typical
@@ -27,7 +27,7 @@ mod classify;
 mod error_lines;
 mod exception;
 mod facts;
-mod fingerprint;
+mod template;
 mod frames;
 mod hints;
 mod normalize;
@@ -36,7 +36,7 @@ mod size;
 #[cfg(test)]
 mod corpus_tests;
 
-pub use fingerprint::fingerprint;
+pub use template::message_template;
 pub use size::{size_to_bytes, unit_bytes};
 
 use serde::Serialize;
@@ -50,7 +50,7 @@ pub const MAX_ERROR_LINES: usize = 12;
 pub const MAX_ERROR_LINE_CHARS: usize = 300;
 /// Frames kept: the outermost and innermost halves of a deeper stack.
 pub const MAX_FRAMES: usize = 200;
-pub const MAX_FINGERPRINT_CHARS: usize = 500;
+pub const MAX_TEMPLATE_CHARS: usize = 500;
 pub const MAX_OTHER_PROCESSES: usize = 32;
 
 /// The family of error a paste shows.
@@ -203,7 +203,7 @@ pub struct Parsed {
     /// Distinctive lines worth searching for, the final error line first.
     pub error_lines: Vec<String>,
     /// `message` with numbers, sizes, hex, paths, pids and device ids replaced by placeholders.
-    pub fingerprint_message: Option<String>,
+    pub message_template: Option<String>,
 }
 
 /// Reads `text` (any paste) into its parts.
@@ -270,10 +270,10 @@ pub fn parse(text: &str) -> Parsed {
     };
     let error_lines =
         error_lines::collect(&lines, &cands, chosen.as_ref(), final_line, &code_lines);
-    let fingerprint_message = message
+    let message_template = message
         .as_deref()
         .or(error_lines.first().map(String::as_str))
-        .map(fingerprint);
+        .map(message_template);
 
     Parsed {
         kind,
@@ -283,7 +283,7 @@ pub fn parse(text: &str) -> Parsed {
         facts: facts::extract(&squashed),
         hints: hints::detect(&lower),
         error_lines,
-        fingerprint_message,
+        message_template,
     }
 }
 

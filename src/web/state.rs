@@ -1,10 +1,11 @@
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
+use arc_swap::ArcSwap;
 use tokio::sync::Semaphore;
 
 use super::auth::{Limiter, RateLimits};
 use crate::content::Library;
-use crate::db::query_log::{Fingerprint, new_match_id};
+use crate::db::query_log::new_match_id;
 use crate::db::{Endpoint, FeedbackCounts, QueryRecord, Store};
 use crate::i18n::Lang;
 use crate::search::{Engine, Hit, MatchOutcome, SearchError};
@@ -21,7 +22,7 @@ pub struct AppState {
 }
 
 struct Inner {
-    engine: RwLock<Arc<Engine>>,
+    engine: ArcSwap<Engine>,
     store: Option<Arc<dyn Store>>,
     limiter: Option<Limiter>,
     admin_token: Option<String>,
@@ -50,7 +51,7 @@ impl AppState {
         let engine = Engine::build(Arc::new(library))?;
         Ok(AppState {
             inner: Arc::new(Inner {
-                engine: RwLock::new(Arc::new(engine)),
+                engine: ArcSwap::from_pointee(engine),
                 store: services.store,
                 limiter: services.rate_limits.map(Limiter::new),
                 admin_token: services.admin_token.filter(|t| !t.is_empty()),
@@ -61,10 +62,7 @@ impl AppState {
 
     /// The current engine snapshot.
     pub fn engine(&self) -> Arc<Engine> {
-        match self.inner.engine.read() {
-            Ok(guard) => Arc::clone(&guard),
-            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
-        }
+        self.inner.engine.load_full()
     }
 
     /// The library of the current snapshot.
@@ -74,11 +72,7 @@ impl AppState {
 
     /// Swaps in a freshly built engine; requests already running finish on the old one.
     pub fn replace_engine(&self, engine: Engine) {
-        let fresh = Arc::new(engine);
-        match self.inner.engine.write() {
-            Ok(mut guard) => *guard = fresh,
-            Err(poisoned) => *poisoned.into_inner() = fresh,
-        }
+        self.inner.engine.store(Arc::new(engine));
     }
 
     pub fn store(&self) -> Option<&Arc<dyn Store>> {
@@ -93,13 +87,9 @@ impl AppState {
         self.inner.admin_token.as_deref()
     }
 
-    /// Records a match or search in the background: `make` runs off the request (on the
-    /// blocking pool, as fingerprinting parses text), the response never waits for it, and a
+    /// Records a match or search in the background: the response never waits for it, and a
     /// failure is logged, never returned. Without a database it does nothing.
-    pub fn record_query<F>(&self, make: F)
-    where
-        F: FnOnce() -> QueryRecord + Send + 'static,
-    {
+    fn record_query(&self, record: QueryRecord) {
         let Some(store) = self.inner.store.clone() else {
             return;
         };
@@ -108,13 +98,8 @@ impl AppState {
             return;
         };
         tokio::spawn(async move {
-            match tokio::task::spawn_blocking(make).await {
-                Ok(record) => {
-                    if let Err(error) = store.record_query(&record).await {
-                        tracing::warn!(%error, "cannot record a query");
-                    }
-                }
-                Err(error) => tracing::warn!(%error, "cannot fingerprint a query"),
+            if let Err(error) = store.record_query(&record).await {
+                tracing::warn!(%error, "cannot record a query");
             }
             drop(permit);
         });
@@ -127,13 +112,7 @@ impl AppState {
             return;
         };
         match store.all_feedback_counts().await {
-            Ok(counts) => {
-                let factors = counts
-                    .into_iter()
-                    .map(|(group, counts)| (group, counts.boost()))
-                    .collect();
-                self.engine().set_feedback_factors(factors);
-            }
+            Ok(counts) => self.engine().set_feedback(counts),
             Err(error) => tracing::warn!(%error, "cannot read feedback for ranking"),
         }
     }
@@ -152,23 +131,16 @@ impl AppState {
         let outcome =
             tokio::task::spawn_blocking(move || engine.match_paste(&text, lang, limit)).await?;
         let match_id = new_match_id();
-        let (key, top, count) = (
+        let (fingerprint, top, count) = (
             outcome.fingerprint.clone(),
             top_result(&outcome.results),
             outcome.results.len(),
         );
         let (id, latency) = (match_id.clone(), started.elapsed());
-        self.record_query(move || {
-            QueryRecord::new(
-                Endpoint::Match,
-                lang,
-                Fingerprint::from_key(&key),
-                top,
-                count,
-                latency,
-            )
-            .with_match_id(id)
-        });
+        self.record_query(
+            QueryRecord::new(Endpoint::Match, lang, fingerprint, top, count, latency)
+                .with_match_id(id),
+        );
         Ok((outcome, match_id))
     }
 
@@ -181,23 +153,16 @@ impl AppState {
     ) -> Result<(Vec<Hit>, String), tokio::task::JoinError> {
         let started = std::time::Instant::now();
         let engine = self.engine();
-        let (results, query) =
-            tokio::task::spawn_blocking(move || (engine.search(&query, lang, limit), query))
-                .await?;
+        let outcome =
+            tokio::task::spawn_blocking(move || engine.search(&query, lang, limit)).await?;
+        let (results, fingerprint) = (outcome.results, outcome.fingerprint);
         let match_id = new_match_id();
         let (top, count) = (top_result(&results), results.len());
         let (id, latency) = (match_id.clone(), started.elapsed());
-        self.record_query(move || {
-            QueryRecord::new(
-                Endpoint::Search,
-                lang,
-                Fingerprint::of_search(&query),
-                top,
-                count,
-                latency,
-            )
-            .with_match_id(id)
-        });
+        self.record_query(
+            QueryRecord::new(Endpoint::Search, lang, fingerprint, top, count, latency)
+                .with_match_id(id),
+        );
         Ok((results, match_id))
     }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::helpers::TestDb;
 use ilaj::db::keys::{self, KeyCheck};
-use ilaj::db::query_log::Fingerprint;
+use ilaj::reading::Fingerprint;
 use ilaj::db::{
     DbError, Endpoint, FeedbackCounts, NewFeedback, QueryRecord, Report, ReportOptions,
 };
@@ -28,7 +28,7 @@ fn query(text: &str, lang: Lang, top: Option<(&str, f64)>) -> QueryRecord {
     QueryRecord::new(
         Endpoint::Match,
         lang,
-        Fingerprint::of_paste(text),
+        Fingerprint::of_paste(&ilaj::traceback::parse(text)),
         top.map(|(id, score)| (id.to_owned(), score)),
         usize::from(top.is_some()),
         Duration::from_millis(3),

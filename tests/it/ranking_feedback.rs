@@ -2,12 +2,12 @@
 //! through the API reach the ranking.
 
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::helpers::{TestDb, eventually, load, router_with, send_with};
 use ilaj::i18n::Lang;
-use ilaj::search::Engine;
+use ilaj::db::FeedbackCounts;
+use ilaj::search::{Engine, feedback_factor};
 use serde_json::json;
 
 fn twin_articles() -> tempfile::TempDir {
@@ -26,9 +26,17 @@ fn twin_articles() -> tempfile::TempDir {
     dir
 }
 
+fn votes(helpful: u64, not_helpful: u64) -> FeedbackCounts {
+    FeedbackCounts {
+        helpful,
+        not_helpful,
+    }
+}
+
 fn order(engine: &Engine) -> Vec<String> {
     engine
         .search("zorglub panne", Lang::Fr, 5)
+        .results
         .into_iter()
         .map(|hit| hit.id)
         .collect()
@@ -39,23 +47,23 @@ fn feedback_factors_reorder_equal_results_but_stay_bounded() {
     let dir = twin_articles();
     let engine = Engine::build(Arc::new(load(dir.path()).library)).unwrap();
     assert_eq!(order(&engine), ["twin-a", "twin-b"], "ties break by id");
-    engine.set_feedback_factors(HashMap::from([
-        ("twin-a".to_owned(), 0.95),
-        ("twin-b".to_owned(), 1.05),
-    ]));
+    let (down, up) = (votes(0, 30), votes(30, 0));
+    engine.set_feedback(vec![("twin-a".to_owned(), down), ("twin-b".to_owned(), up)]);
     assert_eq!(order(&engine), ["twin-b", "twin-a"]);
     let scores: Vec<f32> = engine
         .search("zorglub panne", Lang::Fr, 5)
+        .results
         .iter()
         .map(|h| h.score)
         .collect();
     assert!(
-        (scores[0] / scores[1] - 1.05 / 0.95).abs() < 0.01,
+        (scores[0] / scores[1] - feedback_factor(up) / feedback_factor(down)).abs() < 0.01,
         "{scores:?}"
     );
-    engine.set_feedback_factors(HashMap::from([("twin-a".to_owned(), 50.0)]));
+    engine.set_feedback(vec![("twin-a".to_owned(), votes(u64::MAX / 4, 0))]);
     let scores: Vec<f32> = engine
         .search("zorglub panne", Lang::Fr, 5)
+        .results
         .iter()
         .map(|h| h.score)
         .collect();

@@ -1,11 +1,11 @@
-//! Grouping key for identical errors: the message with its variable parts replaced.
+//! The message template: the message with its variable parts replaced, so identical errors group.
 //!
 //! Like Sentry's message normalisation: paths, hex values, sizes, process ids and the remaining
 //! numbers (device ids, counts, line numbers) become placeholders, whitespace is collapsed.
 //! Numbers inside identifiers (`sm_86`, `cublasCreate_v2`) are kept: they name things. Word
 //! boundaries are ASCII ones, which the fast regex engines support on any text.
 
-use super::MAX_FINGERPRINT_CHARS;
+use super::MAX_TEMPLATE_CHARS;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -39,7 +39,7 @@ static NUMBER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?-u:\b)[0-9]+(?:\.[0-9]+)?(?-u:\b)").expect("valid regex"));
 
 /// `message` with variable parts replaced by `<path>`, `<hex>`, `<size>`, `<pid>`, `<n>`.
-pub fn fingerprint(message: &str) -> String {
+pub fn message_template(message: &str) -> String {
     let s = PATH.replace_all(message, "${pre}<path>");
     let s = HEX.replace_all(&s, |c: &regex::Captures<'_>| {
         let m = c.get(0).map_or("", |m| m.as_str());
@@ -60,7 +60,7 @@ pub fn fingerprint(message: &str) -> String {
         }
         out.push_str(word);
     }
-    match out.char_indices().nth(MAX_FINGERPRINT_CHARS) {
+    match out.char_indices().nth(MAX_TEMPLATE_CHARS) {
         Some((cut, _)) => out.get(..cut).unwrap_or(&out).to_string(),
         None => out,
     }
@@ -72,10 +72,10 @@ mod tests {
 
     #[test]
     fn groups_oom_messages_that_differ_only_in_figures() {
-        let a = fingerprint(
+        let a = message_template(
             "CUDA out of memory. Tried to allocate 6.14 GiB. GPU 0 has a total capacty of 11.69 GiB of which 2.68 GiB is free. Process 1246069 has 577.00 MiB memory in use.",
         );
-        let b = fingerprint(
+        let b = message_template(
             "CUDA out of memory. Tried to allocate 138.00 MiB. GPU 1 has a total capacty of 15.90 GiB of which 8.44 MiB is free. Process 77 has 1.00 GiB memory in use.",
         );
         assert_eq!(a, b);
@@ -88,35 +88,35 @@ mod tests {
     #[test]
     fn replaces_paths_hex_and_pids_but_keeps_identifiers() {
         assert_eq!(
-            fingerprint(
+            message_template(
                 "cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/THCStorage.cu:58"
             ),
             "cuda runtime error (<n>) : out of memory at <path>:<n>"
         );
         assert_eq!(
-            fingerprint("DataLoader worker (pid(s) 1995171, 1996371) exited unexpectedly"),
+            message_template("DataLoader worker (pid(s) 1995171, 1996371) exited unexpectedly"),
             "DataLoader worker (pid(s) <pid>) exited unexpectedly"
         );
         assert_eq!(
-            fingerprint("at 0x7f698eb62536 in deadbeef00"),
+            message_template("at 0x7f698eb62536 in deadbeef00"),
             "at <hex> in <hex>"
         );
         assert_eq!(
-            fingerprint("GPU with CUDA capability sm_86 is not compatible with cuda:0"),
+            message_template("GPU with CUDA capability sm_86 is not compatible with cuda:0"),
             "GPU with CUDA capability sm_86 is not compatible with cuda:<n>"
         );
         assert_eq!(
-            fingerprint(r"[enforce fail at C:\b\abs_x\work\c10\core\impl\alloc_cpu.cpp:81] data."),
+            message_template(r"[enforce fail at C:\b\abs_x\work\c10\core\impl\alloc_cpu.cpp:81] data."),
             "[enforce fail at <path>:<n>] data."
         );
     }
 
     #[test]
     fn collapses_whitespace_and_bounds_length() {
-        assert_eq!(fingerprint("  a \n\t b  "), "a b");
+        assert_eq!(message_template("  a \n\t b  "), "a b");
         assert_eq!(
-            fingerprint(&"y ".repeat(5000)).chars().count(),
-            MAX_FINGERPRINT_CHARS
+            message_template(&"y ".repeat(5000)).chars().count(),
+            MAX_TEMPLATE_CHARS
         );
     }
 }

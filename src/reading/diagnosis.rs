@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::cues::{MemoryReading, read_memory};
+use super::situation::MemoryReading;
 use crate::estimator::{AllocationQuery, TensorKind, explain_allocation};
 use crate::i18n::{FluentArgs, Lang, format_bytes, format_number, messages};
 use crate::traceback::{ErrorKind, Facts, Frame, Parsed};
@@ -11,7 +11,7 @@ use crate::traceback::{ErrorKind, Facts, Frame, Parsed};
 /// Frames shown in an answer: the innermost ones say where it failed.
 const MAX_FRAMES_SHOWN: usize = 30;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Diagnosis {
     pub kind: ErrorKind,
     pub exception: Option<String>,
@@ -21,9 +21,8 @@ pub struct Diagnosis {
     pub calculator_url: Option<String>,
 }
 
-pub fn diagnose(parsed: &Parsed, lang: Lang) -> Diagnosis {
+pub fn diagnose(parsed: &Parsed, memory: &MemoryReading, lang: Lang) -> Diagnosis {
     let facts = &parsed.facts;
-    let memory = read_memory(facts);
     let allocation = facts
         .tried_to_allocate_bytes
         .filter(|_| parsed.kind == ErrorKind::CudaOom)
@@ -41,7 +40,7 @@ pub fn diagnose(parsed: &Parsed, lang: Lang) -> Diagnosis {
     let mut say = Sentences::new(lang);
     match parsed.kind {
         ErrorKind::CudaOom => {
-            explain_cuda_oom(&mut say, parsed, &memory);
+            explain_cuda_oom(&mut say, parsed, memory);
             if let Some(tensor) = &allocation {
                 explain_tensor(&mut say, facts, tensor);
             }

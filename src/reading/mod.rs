@@ -1,0 +1,196 @@
+//! Reading a paste or a typed query: what it says, computed once per request.
+//!
+//! A [`Reading`] holds the parsed traceback, the languages of its prose, the situation it
+//! describes (training or inference OOM, fragmentation, growth, …), the memory figures, the
+//! localized diagnosis and the fingerprint the query log keeps. Ranking (`search`) takes the
+//! reading and only retrieves and ranks; the web layer and the command line hand the reading's
+//! parts to the answer and the log. The flow is one way: paste → reading → ranking → web.
+
+mod diagnosis;
+mod fingerprint;
+mod situation;
+
+pub use diagnosis::Diagnosis;
+pub use fingerprint::{Fingerprint, MAX_QUERY_FINGERPRINT_CHARS, QUERY_KIND};
+pub use situation::{MemoryReading, Situation};
+
+use std::collections::BTreeSet;
+
+use crate::i18n::{Lang, detect_language};
+use crate::traceback::{self, Parsed};
+
+/// Text looked at for prose words: the head and the tail of a long paste.
+const PROSE_HEAD_BYTES: usize = 16 * 1024;
+const PROSE_TAIL_BYTES: usize = 8 * 1024;
+
+/// What a paste or a query says.
+#[derive(Debug, Clone)]
+pub struct Reading<'a> {
+    /// The text as received: error signatures are looked for in all of it.
+    pub text: &'a str,
+    pub parsed: Parsed,
+    /// The words of the text (frames and C++ stacks removed), for the prose fields.
+    pub prose: String,
+    /// Exception, message, distinctive lines and functions, for the language-neutral fields.
+    pub code: String,
+    /// Languages whose analyzers read `prose`.
+    pub prose_langs: Vec<Lang>,
+    pub situation: Situation,
+    pub memory: MemoryReading,
+    /// The section of the situation's group that holds the fix, when the figures say which.
+    pub preferred_section: Option<&'static str>,
+    pub fingerprint: Fingerprint,
+    /// What the figures mean, in the reader's language (pastes only).
+    pub diagnosis: Option<Diagnosis>,
+}
+
+impl<'a> Reading<'a> {
+    /// Reads a paste (traceback, error line, log, or words); the diagnosis is in `lang`.
+    pub fn paste(text: &'a str, lang: Lang) -> Reading<'a> {
+        let parsed = traceback::parse(text);
+        let prose = prose_of(text);
+        let mut prose_langs = vec![Lang::En];
+        if let Some(detected) = detect_language(&prose).filter(|&l| l != Lang::En) {
+            prose_langs.push(detected);
+        }
+        let situation = situation::situation(&parsed, text);
+        let memory = situation::read_memory(&parsed.facts);
+        Reading {
+            text,
+            code: code_of(&parsed, text),
+            prose,
+            prose_langs,
+            situation,
+            preferred_section: situation::preferred_section(situation, &memory, &parsed.facts),
+            fingerprint: Fingerprint::of_paste(&parsed),
+            diagnosis: Some(diagnosis::diagnose(&parsed, &memory, lang)),
+            memory,
+            parsed,
+        }
+    }
+
+    /// Reads typed words (any of ar, hi, fr, en, or error text) searched from a `lang` page.
+    pub fn query(query: &'a str, lang: Lang) -> Reading<'a> {
+        let parsed = traceback::parse(query);
+        let mut prose_langs = vec![lang];
+        if let Some(detected) = detect_language(query) {
+            prose_langs.push(detected);
+        }
+        if query.chars().any(|c| c.is_ascii_alphabetic()) {
+            prose_langs.push(Lang::En);
+        }
+        prose_langs.sort();
+        prose_langs.dedup();
+        Reading {
+            text: query,
+            prose: query.to_owned(),
+            code: query.to_owned(),
+            prose_langs,
+            situation: situation::situation(&parsed, query),
+            memory: situation::read_memory(&parsed.facts),
+            preferred_section: None,
+            fingerprint: Fingerprint::of_query(&parsed, query),
+            diagnosis: None,
+            parsed,
+        }
+    }
+}
+
+/// The prose of a paste: frame lines, source lines under them and C++ frames removed; the
+/// head and the tail of a long paste.
+fn prose_of(text: &str) -> String {
+    let bounded = if text.len() > PROSE_HEAD_BYTES + PROSE_TAIL_BYTES {
+        let head = floor_char_boundary(text, PROSE_HEAD_BYTES);
+        let tail = floor_char_boundary(text, text.len() - PROSE_TAIL_BYTES);
+        format!("{}\n{}", &text[..head], &text[tail..])
+    } else {
+        text.to_owned()
+    };
+    let mut out = String::with_capacity(bounded.len());
+    let mut skip_next = false;
+    for line in bounded.lines() {
+        let trimmed = line.trim_start_matches(['>', ' ', '\t', '`']);
+        if skip_next {
+            skip_next = false;
+            if line.starts_with(char::is_whitespace) {
+                continue;
+            }
+        }
+        if trimmed.starts_with("File \"") {
+            skip_next = true;
+            continue;
+        }
+        if trimmed.starts_with("frame #") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Error text for the language-neutral fields: exception, message, distinctive lines and the
+/// functions the traceback went through.
+fn code_of(parsed: &Parsed, text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    out.extend(parsed.exception.clone());
+    out.extend(parsed.message.clone());
+    // The error line usually repeats the message: analyze each text once.
+    for line in &parsed.error_lines {
+        if !out.iter().any(|seen| seen.contains(line.as_str())) {
+            out.push(line.clone());
+        }
+    }
+    let mut functions = BTreeSet::new();
+    for frame in &parsed.frames {
+        if !frame.function.is_empty() && functions.insert(frame.function.clone()) {
+            out.push(frame.function.clone());
+        }
+    }
+    if out.is_empty() {
+        out.push(text.chars().take(4096).collect());
+    }
+    out.join("\n")
+}
+
+fn floor_char_boundary(text: &str, mut index: usize) -> usize {
+    index = index.min(text.len());
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_paste_is_read_once_into_every_part_the_answer_needs() {
+        let seed = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/eval/seed-oom-example.txt"));
+        let reading = Reading::paste(seed, Lang::Fr);
+        assert_eq!(reading.situation, Situation::TrainingOom);
+        assert_eq!(reading.fingerprint.kind, "cuda_oom");
+        assert!(!reading.prose.contains("File \""), "{}", reading.prose);
+        assert!(reading.code.contains("estimate_loss"), "{}", reading.code);
+        let diagnosis = reading.diagnosis.expect("a paste is diagnosed");
+        assert_eq!(diagnosis.facts.tried_to_allocate_bytes, Some(6_592_774_799));
+    }
+
+    #[test]
+    fn a_query_is_read_in_the_page_language_its_own_and_english() {
+        let reading = Reading::query("mémoire insuffisante pendant la validation", Lang::Ar);
+        assert_eq!(reading.prose_langs, vec![Lang::Ar, Lang::Fr, Lang::En]);
+        assert_eq!(reading.situation, Situation::InferenceOom);
+        assert_eq!(reading.fingerprint.kind, QUERY_KIND);
+        assert!(reading.diagnosis.is_none());
+    }
+
+    #[test]
+    fn long_pastes_keep_the_head_and_the_tail_of_their_prose() {
+        let text = format!("début {} fin", "x".repeat(100_000));
+        let prose = prose_of(&text);
+        assert!(prose.starts_with("début") && prose.trim_end().ends_with("fin"));
+        assert!(prose.len() < 30 * 1024);
+    }
+}
