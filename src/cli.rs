@@ -509,7 +509,7 @@ fn estimate(args: &EstimateArgs) -> ExitCode {
         Err(invalid) => {
             if args.json {
                 let body = serde_json::json!({"error": {
-                    "code": invalid.code, "message": invalid.message, "field": invalid.field}});
+                    "code": web::ApiError::from(invalid.clone()).code().name(), "message": invalid.message, "field": invalid.field}});
                 let _ = writeln!(stdout, "{body}");
             } else {
                 eprintln!("error: {invalid}");

@@ -20,7 +20,6 @@ impl FeedbackCounts {
     pub fn total(self) -> u64 {
         self.helpful + self.not_helpful
     }
-
 }
 
 /// A vote as sent by a client, before validation.

@@ -194,11 +194,11 @@ impl EstimateInput {
         in_range("n_embd", n_embd, MAX_N_EMBD)?;
         in_range("n_head", n_head, n_embd)?;
         if n_embd % n_head != 0 {
-            return Err(InvalidInput {
-                field: "n_head",
-                code: "not_divisible",
-                message: format!("n_embd ({n_embd}) must be a multiple of n_head ({n_head})"),
-            });
+            return Err(InvalidInput::new(
+                "n_head",
+                Problem::NotDivisible,
+                format!("n_embd ({n_embd}) must be a multiple of n_head ({n_head})"),
+            ));
         }
         in_range("vocab_size", self.vocab_size, MAX_VOCAB_SIZE)?;
         in_range("block_size", self.block_size, MAX_BLOCK_SIZE)?;
@@ -209,19 +209,19 @@ impl EstimateInput {
             MAX_GRADIENT_ACCUMULATION_STEPS,
         )?;
         if !(self.dropout.is_finite() && (0.0..1.0).contains(&self.dropout)) {
-            return Err(InvalidInput {
-                field: "dropout",
-                code: "out_of_range",
-                message: format!("dropout must be in [0, 1), got {}", self.dropout),
-            });
+            return Err(InvalidInput::new(
+                "dropout",
+                Problem::OutOfRange,
+                format!("dropout must be in [0, 1), got {}", self.dropout),
+            ));
         }
         let gib = self.gpu_memory_gib;
         if !(gib.is_finite() && gib > 0.0 && gib <= MAX_GPU_MEMORY_GIB) {
-            return Err(InvalidInput {
-                field: "gpu_memory_gib",
-                code: "out_of_range",
-                message: format!("gpu_memory_gib must be in (0, {MAX_GPU_MEMORY_GIB}], got {gib}"),
-            });
+            return Err(InvalidInput::new(
+                "gpu_memory_gib",
+                Problem::OutOfRange,
+                format!("gpu_memory_gib must be in (0, {MAX_GPU_MEMORY_GIB}], got {gib}"),
+            ));
         }
         // In range (0, 4096], so the product is exact enough and far below u64::MAX.
         let gpu_memory_bytes = (gib * f64::from(1u32 << 30)) as u64;
@@ -268,33 +268,53 @@ pub struct Run {
     pub gpu_memory_bytes: u64,
 }
 
-/// A field the estimator cannot work with. `code` is one of `missing_field`,
-/// `out_of_range`, `not_divisible`.
+/// A field the estimator cannot work with, and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{field}: {message}")]
 pub struct InvalidInput {
-    pub field: &'static str,
-    pub code: &'static str,
+    pub field: String,
+    pub problem: Problem,
     pub message: String,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Problem {
+    /// A required field is absent.
+    Missing,
+    /// A number outside its bounds.
+    OutOfRange,
+    /// `n_embd` is not a multiple of `n_head`.
+    NotDivisible,
+    /// A value of the wrong type, or not one of the listed ones.
+    Invalid,
+    /// A field the input does not have.
+    Unknown,
+}
+
+impl InvalidInput {
+    pub fn new(field: &str, problem: Problem, message: String) -> Self {
+        InvalidInput {
+            field: field.to_owned(),
+            problem,
+            message,
+        }
+    }
+}
+
 fn required(field: &'static str, value: Option<u64>) -> Result<u64, InvalidInput> {
-    value.ok_or_else(|| InvalidInput {
-        field,
-        code: "missing_field",
-        message: format!("{field} is required"),
-    })
+    value.ok_or_else(|| InvalidInput::new(field, Problem::Missing, format!("{field} is required")))
 }
 
 fn in_range(field: &'static str, value: u64, max: u64) -> Result<(), InvalidInput> {
     if (1..=max).contains(&value) {
         Ok(())
     } else {
-        Err(InvalidInput {
+        Err(InvalidInput::new(
             field,
-            code: "out_of_range",
-            message: format!("{field} must be between 1 and {max}, got {value}"),
-        })
+            Problem::OutOfRange,
+            format!("{field} must be between 1 and {max}, got {value}"),
+        ))
     }
 }
 
@@ -329,55 +349,71 @@ mod tests {
     #[test]
     fn missing_shape_fields_are_named() {
         let e = error_of(r#"{"n_head": 12, "n_embd": 768}"#);
-        assert_eq!((e.field, e.code), ("n_layer", "missing_field"));
+        assert_eq!((e.field.as_str(), e.problem), ("n_layer", Problem::Missing));
         let e = error_of(r#"{"n_layer": 12, "n_embd": 768}"#);
-        assert_eq!((e.field, e.code), ("n_head", "missing_field"));
+        assert_eq!((e.field.as_str(), e.problem), ("n_head", Problem::Missing));
         let e = error_of(r#"{"n_layer": 12, "n_head": 12}"#);
-        assert_eq!((e.field, e.code), ("n_embd", "missing_field"));
+        assert_eq!((e.field.as_str(), e.problem), ("n_embd", Problem::Missing));
     }
 
     #[test]
     fn absurd_values_name_their_field() {
         type Edit = fn(&mut EstimateInput);
-        let cases: [(Edit, &str, &str); 16] = [
-            (|i| i.n_layer = Some(0), "n_layer", "out_of_range"),
-            (|i| i.n_layer = Some(1001), "n_layer", "out_of_range"),
+        let cases: [(Edit, &str, Problem); 16] = [
+            (|i| i.n_layer = Some(0), "n_layer", Problem::OutOfRange),
+            (|i| i.n_layer = Some(1001), "n_layer", Problem::OutOfRange),
             (
                 |i| (i.n_embd, i.n_head) = (Some(65_537), Some(1)),
                 "n_embd",
-                "out_of_range",
+                Problem::OutOfRange,
             ),
-            (|i| i.n_embd = Some(770), "n_head", "not_divisible"),
-            (|i| i.n_head = Some(0), "n_head", "out_of_range"),
-            (|i| i.vocab_size = 0, "vocab_size", "out_of_range"),
-            (|i| i.vocab_size = 10_000_001, "vocab_size", "out_of_range"),
-            (|i| i.block_size = 1_000_001, "block_size", "out_of_range"),
-            (|i| i.batch_size = 0, "batch_size", "out_of_range"),
-            (|i| i.batch_size = 1_000_001, "batch_size", "out_of_range"),
+            (|i| i.n_embd = Some(770), "n_head", Problem::NotDivisible),
+            (|i| i.n_head = Some(0), "n_head", Problem::OutOfRange),
+            (|i| i.vocab_size = 0, "vocab_size", Problem::OutOfRange),
+            (
+                |i| i.vocab_size = 10_000_001,
+                "vocab_size",
+                Problem::OutOfRange,
+            ),
+            (
+                |i| i.block_size = 1_000_001,
+                "block_size",
+                Problem::OutOfRange,
+            ),
+            (|i| i.batch_size = 0, "batch_size", Problem::OutOfRange),
+            (
+                |i| i.batch_size = 1_000_001,
+                "batch_size",
+                Problem::OutOfRange,
+            ),
             (
                 |i| i.gradient_accumulation_steps = 0,
                 "gradient_accumulation_steps",
-                "out_of_range",
+                Problem::OutOfRange,
             ),
-            (|i| i.dropout = 1.0, "dropout", "out_of_range"),
-            (|i| i.dropout = f64::NAN, "dropout", "out_of_range"),
-            (|i| i.gpu_memory_gib = 0.0, "gpu_memory_gib", "out_of_range"),
+            (|i| i.dropout = 1.0, "dropout", Problem::OutOfRange),
+            (|i| i.dropout = f64::NAN, "dropout", Problem::OutOfRange),
+            (
+                |i| i.gpu_memory_gib = 0.0,
+                "gpu_memory_gib",
+                Problem::OutOfRange,
+            ),
             (
                 |i| i.gpu_memory_gib = -3.0,
                 "gpu_memory_gib",
-                "out_of_range",
+                Problem::OutOfRange,
             ),
             (
                 |i| i.gpu_memory_gib = 4097.0,
                 "gpu_memory_gib",
-                "out_of_range",
+                Problem::OutOfRange,
             ),
         ];
         for (n, (edit, field, code)) in cases.into_iter().enumerate() {
             let mut input = EstimateInput::gpt2_124m();
             edit(&mut input);
             let e = input.validate().expect_err(field);
-            assert_eq!((e.field, e.code), (field, code), "case {n}");
+            assert_eq!((e.field.as_str(), e.problem), (field, code), "case {n}");
         }
     }
 

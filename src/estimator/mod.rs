@@ -132,8 +132,10 @@
 //!   to SDPA).
 
 mod allocation;
+mod allocation_input;
 #[cfg(test)]
 mod calibration;
+mod fields;
 mod input;
 mod memory;
 mod params;
@@ -141,10 +143,12 @@ mod params;
 pub use allocation::{
     AllocationMatch, AllocationQuery, KNOWN_VOCAB_SIZES, TensorKind, explain_allocation,
 };
+pub use allocation_input::{AllocationAnswer, AllocationInput, Size};
+pub use fields::{BodyError, field_names, from_json, from_pairs, given_as_json};
 pub use input::{
     Attention, EstimateInput, InvalidInput, LayerOps, MAX_BATCH_SIZE, MAX_BLOCK_SIZE,
     MAX_GPU_MEMORY_GIB, MAX_GRADIENT_ACCUMULATION_STEPS, MAX_N_EMBD, MAX_N_LAYER, MAX_VOCAB_SIZE,
-    Optimizer, Phase, Precision, Run, UnknownVariant,
+    Optimizer, Phase, Precision, Problem, Run, UnknownVariant,
 };
 pub use memory::{
     ALLOCATOR_SLACK_PERCENT, CUDA_CONTEXT_BYTES, Component, Estimate, estimate, estimate_run,

@@ -167,7 +167,10 @@ mod tests {
 
     #[test]
     fn a_paste_is_read_once_into_every_part_the_answer_needs() {
-        let seed = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/eval/seed-oom-example.txt"));
+        let seed = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/eval/seed-oom-example.txt"
+        ));
         let reading = Reading::paste(seed, Lang::Fr);
         assert_eq!(reading.situation, Situation::TrainingOom);
         assert_eq!(reading.fingerprint.kind, "cuda_oom");

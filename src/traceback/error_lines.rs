@@ -7,8 +7,8 @@
 
 use super::classify;
 use super::exception::{Candidate, Chosen, from_candidate};
-use super::template::message_template;
 use super::normalize::Line;
+use super::template::message_template;
 use super::{ErrorKind, MAX_ERROR_LINE_CHARS, MAX_ERROR_LINES};
 use regex::Regex;
 use std::collections::HashSet;

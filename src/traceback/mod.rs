@@ -27,17 +27,17 @@ mod classify;
 mod error_lines;
 mod exception;
 mod facts;
-mod template;
 mod frames;
 mod hints;
 mod normalize;
 mod size;
+mod template;
 
 #[cfg(test)]
 mod corpus_tests;
 
+pub use size::{parse_size, size_to_bytes, unit_bytes};
 pub use template::message_template;
-pub use size::{size_to_bytes, unit_bytes};
 
 use serde::Serialize;
 

@@ -17,6 +17,32 @@ pub fn unit_bytes(unit: &str) -> Option<u64> {
     })
 }
 
+/// Reads a size as a person types it or PyTorch prints it: `6.14 GiB`, `6,14 Gio`,
+/// `512MiB`, `11.69 GB`, or plain bytes. Units are binary multiples, as PyTorch's are
+/// (its `GB` in MPS messages too); the arithmetic is the traceback parser's, exact to the
+/// byte. `None` if it is not a size.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let split = compact
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .unwrap_or(compact.len());
+    let (number, unit) = compact.split_at(split);
+    // A French decimal comma; a number with both separators is ambiguous, so refused.
+    if number.contains('.') && number.contains(',') {
+        return None;
+    }
+    let number = number.replacen(',', ".", 1);
+    let unit = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" | "o" | "bytes" | "octets" => "B",
+        "k" | "kb" | "kib" | "ko" | "kio" => "KiB",
+        "m" | "mb" | "mib" | "mo" | "mio" => "MiB",
+        "g" | "gb" | "gib" | "go" | "gio" => "GiB",
+        "t" | "tb" | "tib" | "to" | "tio" => "TiB",
+        _ => return None,
+    };
+    size_to_bytes(&number, unit)
+}
+
 /// `number` (ASCII digits with at most one `.`, as printed) times `unit`, rounded half up.
 /// `None` when the number is malformed, the unit unknown, or the result exceeds `u64`.
 /// "6.14" GiB → 6592774799.
@@ -97,5 +123,18 @@ mod tests {
         assert_eq!(size_to_bytes("12", "GiBs"), None);
         assert_eq!(size_to_bytes("99999999999", "TiB"), None);
         assert_eq!(size_to_bytes("1.0000000000000000000001", "B"), None);
+    }
+
+    #[test]
+    fn typed_sizes_are_read_in_any_common_form() {
+        assert_eq!(parse_size("6.14 GiB"), Some(6_592_774_799));
+        assert_eq!(parse_size("6,14 Gio"), Some(6_592_774_799));
+        assert_eq!(parse_size("512MiB"), Some(512 << 20));
+        assert_eq!(parse_size("6592774799"), Some(6_592_774_799));
+        assert_eq!(parse_size("12 GB"), Some(12 << 30));
+        assert_eq!(parse_size("lots"), None);
+        assert_eq!(parse_size("6.14 parsecs"), None);
+        assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size("99999999999999999999 TiB"), None);
     }
 }

@@ -106,7 +106,9 @@ mod tests {
             "GPU with CUDA capability sm_86 is not compatible with cuda:<n>"
         );
         assert_eq!(
-            message_template(r"[enforce fail at C:\b\abs_x\work\c10\core\impl\alloc_cpu.cpp:81] data."),
+            message_template(
+                r"[enforce fail at C:\b\abs_x\work\c10\core\impl\alloc_cpu.cpp:81] data."
+            ),
             "[enforce fail at <path>:<n>] data."
         );
     }

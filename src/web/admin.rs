@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::auth::{add_challenge, bearer_token};
-use super::error::ApiError;
+use super::error::{ApiError, Code};
 use super::extract::ApiQuery;
 use super::pages::escape_html;
 use super::state::AppState;
@@ -57,28 +57,22 @@ async fn render(
     query: Result<ApiQuery<ReportQuery>, ApiError>,
 ) -> Result<Response, ApiError> {
     let Some(expected) = state.admin_token() else {
-        return Err(ApiError::NotFound("no such endpoint".to_owned()));
+        return Err(ApiError::not_found("no such endpoint"));
     };
     let Some(presented) = presented_token(headers) else {
-        return Err(ApiError::invalid(
-            StatusCode::UNAUTHORIZED,
-            "admin_token_required",
+        return Err(ApiError::new(
+            Code::AdminTokenRequired,
             "this page needs the admin token (Authorization: Bearer TOKEN)",
         ));
     };
     if !same_secret(&presented, expected) {
-        return Err(ApiError::invalid(
-            StatusCode::UNAUTHORIZED,
-            "invalid_admin_token",
-            "wrong admin token",
-        ));
+        return Err(ApiError::new(Code::InvalidAdminToken, "wrong admin token"));
     }
     let ApiQuery(query) = query?;
     let min_score = query.min_score.unwrap_or(DEFAULT_MIN_SCORE);
     if !min_score.is_finite() {
-        return Err(ApiError::invalid(
-            StatusCode::BAD_REQUEST,
-            "invalid_query",
+        return Err(ApiError::new(
+            Code::InvalidQuery,
             "min_score must be a number",
         ));
     }
@@ -87,8 +81,8 @@ async fn render(
         min_score,
     };
     let Some(store) = state.store() else {
-        return Err(ApiError::StorageUnavailable(
-            "the report needs a database; this server runs without".into(),
+        return Err(ApiError::storage(
+            "the report needs a database; this server runs without",
         ));
     };
     let report = Report::build(store.as_ref(), options).await?;

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiQuery;
-use super::lang::requested_lang;
+use super::lang::{path_lang, requested_lang};
 use super::state::AppState;
 use crate::content::Article;
 use crate::i18n::Lang;
@@ -90,15 +90,15 @@ pub async fn show(
     State(state): State<AppState>,
     Path((lang, id)): Path<(String, String)>,
 ) -> Result<Json<ArticleBody>, ApiError> {
-    let lang: Lang = lang.parse()?;
+    let lang: Lang = path_lang(&lang)?;
     let library = state.library();
     let translations = library.translations(&id);
     let article = library.get(&id, lang).ok_or_else(|| {
         if translations.is_empty() {
-            ApiError::NotFound(format!("no article with id `{}`", truncate(&id)))
+            ApiError::not_found(format!("no article with id `{}`", truncate(&id)))
         } else {
             let available: Vec<&str> = translations.iter().map(|l| l.code()).collect();
-            ApiError::NotFound(format!(
+            ApiError::not_found(format!(
                 "article `{}` has no `{lang}` translation (available: {})",
                 truncate(&id),
                 available.join(", ")

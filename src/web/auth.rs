@@ -24,7 +24,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tower::{Layer, ServiceExt, service_fn};
 use tower_http::cors::{Any, CorsLayer};
 
-use super::error::ApiError;
+use super::error::{ApiError, Code};
 use super::state::AppState;
 use crate::db::keys::{self, KeyCheck};
 
@@ -179,7 +179,7 @@ async fn identify(
         Ok(KeyCheck::Valid(record)) => Ok(Identity::Key(record.id)),
         Ok(KeyCheck::Revoked) => Err(invalid_key("this API key has been revoked")),
         Ok(KeyCheck::Unknown) => Err(invalid_key("unknown API key")),
-        Err(error) => Err(ApiError::StorageUnavailable(error.to_string())),
+        Err(error) => Err(ApiError::storage(error)),
     }
 }
 
@@ -205,7 +205,7 @@ pub(crate) fn client_key(peer: Option<IpAddr>) -> IpAddr {
 }
 
 fn invalid_key(message: &str) -> ApiError {
-    ApiError::invalid(StatusCode::UNAUTHORIZED, "invalid_api_key", message)
+    ApiError::new(Code::InvalidApiKey, message)
 }
 
 fn rate_limited(identity: Identity, limit: u32, wait: Duration) -> Response {
@@ -215,9 +215,8 @@ fn rate_limited(identity: Identity, limit: u32, wait: Duration) -> Response {
         Identity::Key(_) => "this API key",
         Identity::Client(_) => "anonymous clients (an API key gets a higher limit)",
     };
-    let mut response = ApiError::invalid(
-        StatusCode::TOO_MANY_REQUESTS,
-        "rate_limited",
+    let mut response = ApiError::new(
+        Code::RateLimited,
         format!("too many requests: {limit} per minute for {who}; retry in {seconds} s"),
     )
     .into_response();

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use super::error::ApiError;
+use super::error::{ApiError, Code};
 
 /// `Json<T>` with JSON errors: 400 `invalid_json`, 415 `unsupported_media_type`,
 /// 413 `payload_too_large`, 422 `invalid_field`.
@@ -31,28 +31,13 @@ where
 fn json_rejection(rejection: JsonRejection) -> ApiError {
     let detail = rejection.body_text();
     match rejection {
-        JsonRejection::MissingJsonContentType(_) => ApiError::invalid(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            "send the body as JSON with `Content-Type: application/json`",
-        ),
-        JsonRejection::JsonSyntaxError(_) => {
-            ApiError::invalid(StatusCode::BAD_REQUEST, "invalid_json", detail)
-        }
-        JsonRejection::JsonDataError(_) => {
-            ApiError::invalid(StatusCode::UNPROCESSABLE_ENTITY, "invalid_field", detail)
-        }
+        JsonRejection::MissingJsonContentType(_) => not_json(),
+        JsonRejection::JsonSyntaxError(_) => ApiError::new(Code::InvalidJson, detail),
+        JsonRejection::JsonDataError(_) => ApiError::new(Code::InvalidField, detail),
         JsonRejection::BytesRejection(_) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            ApiError::invalid(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
-                format!(
-                    "the request body is larger than {} bytes",
-                    super::MAX_BODY_BYTES
-                ),
-            )
+            too_large()
         }
-        _ => ApiError::invalid(StatusCode::BAD_REQUEST, "invalid_request", detail),
+        _ => ApiError::new(Code::InvalidRequest, detail),
     }
 }
 
@@ -75,11 +60,7 @@ where
 }
 
 fn query_rejection(rejection: QueryRejection) -> ApiError {
-    ApiError::invalid(
-        StatusCode::BAD_REQUEST,
-        "invalid_query",
-        rejection.body_text(),
-    )
+    ApiError::new(Code::InvalidQuery, rejection.body_text())
 }
 
 /// The raw body, for handlers that read JSON field by field; a body over the limit is a JSON
@@ -104,21 +85,24 @@ fn bytes_rejection(rejection: BytesRejection) -> ApiError {
     if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
         too_large()
     } else {
-        ApiError::invalid(
-            StatusCode::BAD_REQUEST,
-            "invalid_request",
-            rejection.body_text(),
-        )
+        ApiError::new(Code::InvalidRequest, rejection.body_text())
     }
 }
 
 fn too_large() -> ApiError {
-    ApiError::invalid(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "payload_too_large",
+    ApiError::new(
+        Code::PayloadTooLarge,
         format!(
             "the request body is larger than {} bytes",
             super::MAX_BODY_BYTES
         ),
+    )
+}
+
+/// A JSON endpoint got a body that is not declared JSON.
+pub fn not_json() -> ApiError {
+    ApiError::new(
+        Code::UnsupportedMediaType,
+        "send the body as JSON with `Content-Type: application/json`",
     )
 }

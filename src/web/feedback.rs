@@ -5,8 +5,9 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
-use super::error::ApiError;
+use super::error::{ApiError, Code};
 use super::extract::ApiJson;
+use super::lang::path_lang;
 use super::state::AppState;
 use crate::db::feedback::{FeedbackError, FeedbackInput};
 use crate::db::{FeedbackCounts, Store, now_ms};
@@ -68,9 +69,9 @@ pub async fn counts(
     State(state): State<AppState>,
     Path((lang, id)): Path<(String, String)>,
 ) -> Result<Json<FeedbackCounts>, ApiError> {
-    let lang: Lang = lang.parse()?;
+    let lang: Lang = path_lang(&lang)?;
     if state.library().get(&id, lang).is_none() {
-        return Err(ApiError::NotFound(format!(
+        return Err(ApiError::not_found(format!(
             "no article `{}` in `{lang}`",
             id.chars().take(100).collect::<String>()
         )));
@@ -79,23 +80,17 @@ pub async fn counts(
 }
 
 fn store(state: &AppState) -> Result<&std::sync::Arc<dyn Store>, ApiError> {
-    state.store().ok_or_else(|| {
-        ApiError::StorageUnavailable("feedback needs a database; this server runs without".into())
-    })
+    state
+        .store()
+        .ok_or_else(|| ApiError::storage("feedback needs a database; this server runs without"))
 }
 
 fn refusal(error: FeedbackError) -> ApiError {
     let message = error.to_string();
     match error {
-        FeedbackError::UnsupportedLanguage(_) => ApiError::UnsupportedLanguage(message),
-        FeedbackError::UnknownArticle { .. } => ApiError::NotFound(message),
-        FeedbackError::UnknownSection { .. } => {
-            ApiError::invalid(StatusCode::UNPROCESSABLE_ENTITY, "unknown_section", message)
-        }
-        FeedbackError::InvalidMatchId => ApiError::invalid(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_match_id",
-            message,
-        ),
+        FeedbackError::UnsupportedLanguage(_) => ApiError::new(Code::UnsupportedLanguage, message),
+        FeedbackError::UnknownArticle { .. } => ApiError::not_found(message),
+        FeedbackError::UnknownSection { .. } => ApiError::new(Code::UnknownSection, message),
+        FeedbackError::InvalidMatchId => ApiError::new(Code::InvalidMatchId, message),
     }
 }

@@ -88,32 +88,6 @@ impl NumberFormat {
     }
 }
 
-/// Reads a size as a person types it or PyTorch prints it: `6.14 GiB`, `6,14 Gio`,
-/// `512MiB`, `11.69 GB`, or plain bytes. Units are binary multiples, as PyTorch's are
-/// (its `GB` in MPS messages too); the arithmetic is the traceback parser's, exact to the
-/// byte. `None` if it is not a size.
-pub fn parse_size(text: &str) -> Option<u64> {
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let split = compact
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
-        .unwrap_or(compact.len());
-    let (number, unit) = compact.split_at(split);
-    // A French decimal comma; a number with both separators is ambiguous, so refused.
-    if number.contains('.') && number.contains(',') {
-        return None;
-    }
-    let number = number.replacen(',', ".", 1);
-    let unit = match unit.to_ascii_lowercase().as_str() {
-        "" | "b" | "o" | "bytes" | "octets" => "B",
-        "k" | "kb" | "kib" | "ko" | "kio" => "KiB",
-        "m" | "mb" | "mib" | "mo" | "mio" => "MiB",
-        "g" | "gb" | "gib" | "go" | "gio" => "GiB",
-        "t" | "tb" | "tib" | "to" | "tio" => "TiB",
-        _ => return None,
-    };
-    crate::traceback::size_to_bytes(&number, unit)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,18 +125,5 @@ mod tests {
         );
         assert_eq!(NumberFormat::new(Lang::En).decimal(-0.001, 2), "0.00");
         assert_eq!(NumberFormat::new(Lang::En).decimal(f64::NAN, 2), "—");
-    }
-
-    #[test]
-    fn typed_sizes_are_read_in_any_common_form() {
-        assert_eq!(parse_size("6.14 GiB"), Some(6_592_774_799));
-        assert_eq!(parse_size("6,14 Gio"), Some(6_592_774_799));
-        assert_eq!(parse_size("512MiB"), Some(512 * MIB));
-        assert_eq!(parse_size("6592774799"), Some(6_592_774_799));
-        assert_eq!(parse_size("12 GB"), Some(12 * GIB));
-        assert_eq!(parse_size("lots"), None);
-        assert_eq!(parse_size("6.14 parsecs"), None);
-        assert_eq!(parse_size(""), None);
-        assert_eq!(parse_size("99999999999999999999 TiB"), None);
     }
 }

@@ -4,6 +4,12 @@ use axum::http::header::ACCEPT_LANGUAGE;
 use super::error::ApiError;
 use crate::i18n::Lang;
 
+/// A language named in a path: one ilaj has no articles in is not there (404).
+pub fn path_lang(code: &str) -> Result<Lang, ApiError> {
+    code.parse()
+        .map_err(|error: crate::i18n::UnsupportedLanguage| ApiError::not_found(error.to_string()))
+}
+
 /// The language a request asks for: an explicit parameter wins (and must be supported), then
 /// `Accept-Language`, then English.
 pub fn requested_lang(explicit: Option<&str>, headers: &HeaderMap) -> Result<Lang, ApiError> {

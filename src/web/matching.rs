@@ -2,10 +2,10 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 
-use super::error::ApiError;
+use super::error::{ApiError, Code};
 use super::extract::{ApiJson, ApiQuery};
 use super::lang::requested_lang;
 use super::state::AppState;
@@ -53,13 +53,10 @@ pub async fn match_paste(
     headers: HeaderMap,
     ApiJson(request): ApiJson<MatchRequest>,
 ) -> Result<Json<MatchAnswer>, ApiError> {
-    let lang = body_lang(request.lang.as_deref(), &headers)?;
+    let lang = requested_lang(request.lang.as_deref(), &headers)?;
     let limit = checked_limit(request.limit, 5)?;
     let text = checked_text(request.text, MAX_TEXT_BYTES, "text")?;
-    let (outcome, match_id) = state
-        .run_match(text, lang, limit)
-        .await
-        .map_err(|e| ApiError::Internal(format!("match task failed: {e}")))?;
+    let (outcome, match_id) = state.run_match(text, lang, limit).await?;
     Ok(Json(MatchAnswer { outcome, match_id }))
 }
 
@@ -77,26 +74,12 @@ pub async fn search(
         }
     };
     let q = checked_text(query.q.unwrap_or_default(), MAX_QUERY_BYTES, "q")?;
-    let (results, match_id) = state
-        .run_search(q, lang, limit)
-        .await
-        .map_err(|e| ApiError::Internal(format!("search task failed: {e}")))?;
+    let (results, match_id) = state.run_search(q, lang, limit).await?;
     Ok(Json(SearchAnswer {
         lang,
         results,
         match_id,
     }))
-}
-
-fn body_lang(explicit: Option<&str>, headers: &HeaderMap) -> Result<Lang, ApiError> {
-    requested_lang(explicit, headers).map_err(|error| match error {
-        ApiError::UnsupportedLanguage(message) => ApiError::invalid(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "unsupported_language",
-            message,
-        ),
-        other => other,
-    })
 }
 
 fn checked_limit(limit: Option<i64>, default: usize) -> Result<usize, ApiError> {
@@ -108,18 +91,16 @@ fn checked_limit(limit: Option<i64>, default: usize) -> Result<usize, ApiError> 
 }
 
 fn limit_error() -> ApiError {
-    ApiError::invalid(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "invalid_limit",
+    ApiError::new(
+        Code::InvalidLimit,
         format!("`limit` must be a whole number from 1 to {MAX_LIMIT}"),
     )
 }
 
 fn checked_text(text: String, max_bytes: usize, field: &str) -> Result<String, ApiError> {
     if text.len() > max_bytes {
-        return Err(ApiError::invalid(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "text_too_large",
+        return Err(ApiError::new(
+            Code::TextTooLarge,
             format!(
                 "`{field}` is {} bytes; the limit is {max_bytes} bytes",
                 text.len()
@@ -127,9 +108,8 @@ fn checked_text(text: String, max_bytes: usize, field: &str) -> Result<String, A
         ));
     }
     if text.trim().is_empty() {
-        return Err(ApiError::invalid(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "empty_text",
+        return Err(ApiError::new(
+            Code::EmptyText,
             format!("`{field}` is empty: paste an error or type a few words"),
         ));
     }

@@ -29,7 +29,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 pub use auth::{DEFAULT_ANONYMOUS_PER_MINUTE, DEFAULT_KEY_PER_MINUTE, RateLimits};
-pub use error::ApiError;
+pub use error::{ApiError, Code};
 pub use matching::{MAX_QUERY_BYTES, MAX_TEXT_BYTES};
 pub use reload::watch_content;
 pub use state::{AppState, Services};
@@ -100,9 +100,8 @@ async fn healthz(
 }
 
 async fn method_not_allowed() -> ApiError {
-    ApiError::invalid(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+    ApiError::new(
+        Code::MethodNotAllowed,
         "this endpoint does not accept that method",
     )
 }

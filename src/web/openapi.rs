@@ -41,6 +41,6 @@ pub async fn serve() -> Response {
             bytes.clone(),
         )
             .into_response(),
-        Err(cause) => ApiError::Internal(cause.clone()).into_response(),
+        Err(cause) => ApiError::internal(cause.clone()).into_response(),
     }
 }

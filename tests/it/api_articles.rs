@@ -1,9 +1,8 @@
 //! The article endpoints answer as the contract (CONTRACT.md) says.
 
-
+use crate::helpers::{get, repo_path, router_for, send};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use crate::helpers::{get, repo_path, router_for, send};
 
 fn fixture_router() -> axum::Router {
     router_for(&repo_path("tests/fixtures/content"))
@@ -75,16 +74,13 @@ async fn missing_translation_gives_404_naming_the_languages_it_has() {
 }
 
 #[tokio::test]
-async fn unknown_language_gives_404_unsupported_language() {
-    for uri in ["/api/v1/articles/de/sample-fix", "/api/v1/articles?lang=xx"] {
-        let reply = get(&fixture_router(), uri).await;
-        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{uri}");
-        assert_eq!(
-            reply.json()["error"]["code"],
-            "unsupported_language",
-            "{uri}"
-        );
-    }
+async fn an_unknown_language_is_404_in_a_path_and_422_in_a_query() {
+    let reply = get(&fixture_router(), "/api/v1/articles/de/sample-fix").await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert_eq!(reply.json()["error"]["code"], "not_found");
+    let reply = get(&fixture_router(), "/api/v1/articles?lang=xx").await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(reply.json()["error"]["code"], "unsupported_language");
 }
 
 #[tokio::test]

@@ -1,13 +1,12 @@
 //! `POST /api/v1/match` and `GET /api/v1/search` answer as the contract says, and bad input
 //! gets a JSON error with a stable code.
 
-
 use std::sync::LazyLock;
 
+use crate::helpers::{get, post_json, repo_path, router_for, send};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use crate::helpers::{get, post_json, repo_path, router_for, send};
 use serde_json::{Value, json};
 
 static CATALOG: LazyLock<Router> = LazyLock::new(|| router_for(&repo_path("content")));
@@ -291,7 +290,7 @@ async fn bad_search_requests_get_stable_error_codes() {
         ),
         (
             "/api/v1/search?q=oom&lang=xx",
-            StatusCode::NOT_FOUND,
+            StatusCode::UNPROCESSABLE_ENTITY,
             "unsupported_language",
         ),
     ] {

@@ -6,7 +6,6 @@
 //! Needs `chromium` and `chromium-driver` (and `fonts-noto-core` for Arabic and
 //! Devanagari). Without chromedriver the tests print why they skip; with `CI` set they fail.
 
-
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

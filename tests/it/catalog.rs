@@ -1,7 +1,6 @@
 //! The knowledge base covers the contract's catalog: every group in ar, hi and fr, with the
 //! same sections in every language, and the metadata the matcher and the pages rely on.
 
-
 use std::collections::BTreeMap;
 
 use crate::helpers::{load, repo_path};
@@ -39,12 +38,16 @@ fn the_in_repo_catalog_is_a_faithful_part_of_the_contract() {
     let rows = catalog_rows(&copy);
     assert!(rows.len() >= 21, "{rows:?}");
     // A clone without the team folder beside it has only the copy to go by.
-    let Ok(contract) = std::fs::read_to_string(repo_path("..").join("shared").join("CONTRACT.md")) else {
+    let Ok(contract) = std::fs::read_to_string(repo_path("..").join("shared").join("CONTRACT.md"))
+    else {
         return;
     };
     let contract_rows = catalog_rows(&contract);
     for row in &rows {
-        assert!(contract_rows.contains(row), "{row:?} differs from CONTRACT.md");
+        assert!(
+            contract_rows.contains(row),
+            "{row:?} differs from CONTRACT.md"
+        );
     }
 }
 

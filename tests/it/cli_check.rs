@@ -1,6 +1,5 @@
 //! `ilaj check` validates a content folder from the command line.
 
-
 use std::process::Command;
 
 use crate::helpers::{copy_to_temp, repo_path};

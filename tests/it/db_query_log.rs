@@ -1,9 +1,8 @@
 //! Matches and searches are recorded in the background, without the pasted text, on both
 //! databases; a failing database never fails the request.
 
-
-use axum::http::StatusCode;
 use crate::helpers::{TestDb, eventually, get, post_json, router_with};
+use axum::http::StatusCode;
 use ilaj::db::{Report, ReportOptions};
 use serde_json::json;
 

@@ -1,14 +1,13 @@
 //! The content-gap report (admin page and `ilaj report`), `ilaj keys`, and the real server's
 //! database: created on first start, surviving a restart.
 
-
 use std::time::Duration;
 
-use axum::http::StatusCode;
 use crate::helpers::{Server, TestDb, router_with, run_ilaj, send_with};
-use ilaj::reading::Fingerprint;
+use axum::http::StatusCode;
 use ilaj::db::{Endpoint, QueryRecord, Store};
 use ilaj::i18n::Lang;
+use ilaj::reading::Fingerprint;
 
 const TOKEN: &str = "correct horse battery staple";
 const PASTE: &str = "Traceback (most recent call last):\n  File \"/srv/x.py\", line 9, in <module>\nwidget.GizmoError: gizmo 17 jammed";
@@ -72,7 +71,12 @@ async fn the_admin_page_lists_gaps_and_votes_with_everything_escaped() {
     let db = TestDb::sqlite();
     let store = db.open().await;
     for _ in 0..3 {
-        record(store.as_ref(), Fingerprint::of_paste(&ilaj::traceback::parse(PASTE)), None).await;
+        record(
+            store.as_ref(),
+            Fingerprint::of_paste(&ilaj::traceback::parse(PASTE)),
+            None,
+        )
+        .await;
     }
     let hostile = Fingerprint {
         kind: "python_exception".into(),
@@ -138,11 +142,18 @@ async fn report_command_prints_the_gap_as_text_and_json() {
     let store = db.open().await;
     for i in 0..3 {
         let text = PASTE.replace("17", &format!("{}", 17 + i));
-        record(store.as_ref(), Fingerprint::of_paste(&ilaj::traceback::parse(&text)), None).await;
+        record(
+            store.as_ref(),
+            Fingerprint::of_paste(&ilaj::traceback::parse(&text)),
+            None,
+        )
+        .await;
     }
     record(
         store.as_ref(),
-        Fingerprint::of_paste(&ilaj::traceback::parse("torch.OutOfMemoryError: CUDA out of memory.")),
+        Fingerprint::of_paste(&ilaj::traceback::parse(
+            "torch.OutOfMemoryError: CUDA out of memory.",
+        )),
         Some(("cuda-oom-training", 30.0)),
     )
     .await;

@@ -1,15 +1,14 @@
 //! The storage layer, the same tests on SQLite and on PostgreSQL.
 
-
 use std::time::Duration;
 
 use crate::helpers::TestDb;
 use ilaj::db::keys::{self, KeyCheck};
-use ilaj::reading::Fingerprint;
 use ilaj::db::{
     DbError, Endpoint, FeedbackCounts, NewFeedback, QueryRecord, Report, ReportOptions,
 };
 use ilaj::i18n::Lang;
+use ilaj::reading::Fingerprint;
 
 const UNMATCHED_PASTE: &str = "Traceback (most recent call last):\n  File \"/home/u/run.py\", line 7, in <module>\nflux_capacitor.TemporalError: capacitor 42 overheated at 0x7f3a2b1c";
 

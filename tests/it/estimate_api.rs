@@ -1,8 +1,7 @@
 //! `POST /api/v1/estimate` and `/api/v1/allocation`: answers and field-named rejections.
 
-
-use axum::http::StatusCode;
 use crate::helpers::{get, post_json, post_raw, repo_path, router_for};
+use axum::http::StatusCode;
 use serde_json::json;
 
 fn router() -> axum::Router {
@@ -231,7 +230,8 @@ async fn an_oversized_estimate_body_gets_a_json_413() {
     let router = crate::helpers::router_for(&crate::helpers::repo_path("tests/fixtures/content"));
     for uri in ["/api/v1/estimate", "/api/v1/allocation"] {
         let reply =
-            crate::helpers::post_raw(&router, uri, "application/json", &" ".repeat(1_100_000)).await;
+            crate::helpers::post_raw(&router, uri, "application/json", &" ".repeat(1_100_000))
+                .await;
         assert_eq!(reply.status, 413, "{uri}");
         assert_eq!(reply.json()["error"]["code"], "payload_too_large", "{uri}");
     }

@@ -3,7 +3,6 @@
 //! exact@1 ≥ 0.80; every result in the requested language when it exists; every
 //! "Tried to allocate" figure extracted exactly; results independent of the language.
 
-
 use crate::helpers::{load, repo_path};
 use ilaj::web::{self, AppState};
 

@@ -1,9 +1,8 @@
 //! `POST /api/v1/feedback` and `GET /api/v1/articles/{lang}/{id}/feedback`, end to end through
 //! the router, on both databases.
 
-
-use axum::http::StatusCode;
 use crate::helpers::{TestDb, get, post_json, router_for, router_with, send_with};
+use axum::http::StatusCode;
 use serde_json::json;
 
 async fn a_vote_is_recorded_and_counted_for_the_group(db: &TestDb) {
@@ -76,7 +75,7 @@ async fn votes_for_what_the_library_lacks_are_refused_with_codes(db: &TestDb) {
         ),
         (
             json!({"article": "sample-fix", "lang": "xx", "helpful": true}),
-            StatusCode::NOT_FOUND,
+            StatusCode::UNPROCESSABLE_ENTITY,
             "unsupported_language",
         ),
         (
@@ -189,7 +188,8 @@ async fn counts_of_an_unknown_article_are_not_found() {
 async fn the_page_helper_reads_counts_and_tolerates_a_broken_database() {
     let db = TestDb::sqlite();
     let store = db.open().await;
-    let library = crate::helpers::load(&crate::helpers::repo_path("tests/fixtures/content")).library;
+    let library =
+        crate::helpers::load(&crate::helpers::repo_path("tests/fixtures/content")).library;
     let state = ilaj::web::AppState::with_services(
         library,
         ilaj::web::Services {

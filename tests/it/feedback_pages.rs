@@ -3,15 +3,14 @@
 //! thank-you and the group's counts, the friendly error pages for bad votes, and the block's
 //! absence on a server without a database. Run on SQLite and on PostgreSQL.
 
-
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::Router;
-use axum::http::StatusCode;
 use crate::helpers::{
     TestDb, get, load, post_form, post_raw, repo_path, router_for, router_with, send_with,
 };
+use axum::Router;
+use axum::http::StatusCode;
 use ilaj::web::{self, AppState, RateLimits};
 
 const ARTICLE: &str = "/fr/articles/sample-fix";

@@ -1,6 +1,5 @@
 //! Helpers shared by the integration tests.
 
-
 use std::path::{Path, PathBuf};
 
 use axum::Router;

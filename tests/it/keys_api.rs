@@ -1,13 +1,12 @@
 //! API keys, rate limits and CORS on `/api/*`, through the router.
 
-
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 
+use crate::helpers::{Reply, TestDb, router_with, send, send_with};
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
-use crate::helpers::{Reply, TestDb, router_with, send, send_with};
 use ilaj::db::keys;
 use ilaj::web::RateLimits;
 

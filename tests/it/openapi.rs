@@ -1,11 +1,11 @@
 //! The OpenAPI document: served, complete, its examples and the live answers matching its
 //! schemas; and schemathesis against a running server.
 
-
 use std::collections::BTreeSet;
 
-use axum::http::StatusCode;
 use crate::helpers::{Server, TestDb, get, post_json, repo_path, router_with, run_ilaj, send_with};
+use axum::http::StatusCode;
+use ilaj::web::Code;
 use serde_json::{Value, json};
 
 fn spec() -> Value {
@@ -287,4 +287,32 @@ fn schemathesis_finds_no_failure() {
         output.status.success(),
         "schemathesis found failures:\n{stdout}\n{stderr}"
     );
+}
+
+#[test]
+fn the_documented_error_codes_are_the_error_table() {
+    let spec = spec();
+    let documented: BTreeSet<String> =
+        spec["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]
+            .as_array()
+            .expect("the Error schema lists its codes")
+            .iter()
+            .map(|c| c.as_str().unwrap().to_owned())
+            .collect();
+    let table: BTreeSet<String> = Code::ALL.iter().map(|c| c.name().to_owned()).collect();
+    assert_eq!(documented, table);
+}
+
+#[test]
+fn the_readme_states_each_code_with_its_status() {
+    let readme = std::fs::read_to_string(repo_path("README.md")).unwrap();
+    for code in Code::ALL {
+        let row = format!("| {} | `{}` |", code.status().as_u16(), code.name());
+        assert!(readme.contains(&row), "README lacks {row}");
+    }
+    let rows = readme
+        .lines()
+        .filter(|l| l.starts_with("| 4") || l.starts_with("| 5"))
+        .count();
+    assert_eq!(rows, Code::ALL.len(), "README has codes the table does not");
 }

@@ -2,12 +2,11 @@
 //! rendered HTML over the small fixture library), and the behaviour around them: language
 //! choice, escaping, security headers, errors, sizes.
 
-
 use std::sync::LazyLock;
 
+use crate::helpers::{get, get_with, post_form, repo_path, router_for};
 use axum::Router;
 use axum::http::StatusCode;
-use crate::helpers::{get, get_with, post_form, repo_path, router_for};
 
 static FIXTURES: LazyLock<Router> =
     LazyLock::new(|| router_for(&repo_path("tests/fixtures/content")));

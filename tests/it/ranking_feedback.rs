@@ -1,12 +1,11 @@
 //! Feedback nudges the ranking of results that were close, within 0.9–1.1, and votes sent
 //! through the API reach the ranking.
 
-
 use std::sync::Arc;
 
 use crate::helpers::{TestDb, eventually, load, router_with, send_with};
-use ilaj::i18n::Lang;
 use ilaj::db::FeedbackCounts;
+use ilaj::i18n::Lang;
 use ilaj::search::{Engine, feedback_factor};
 use serde_json::json;
 

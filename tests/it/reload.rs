@@ -1,6 +1,5 @@
 //! Editing the content folder while the server runs swaps in a new index without a restart.
 
-
 use std::time::Duration;
 
 use crate::helpers::{get, repo_path};

@@ -1,6 +1,5 @@
 //! The user's own documents (copied to tests/fixtures/seeds) load as they are.
 
-
 use crate::helpers::{copy_to_temp, load, repo_path};
 use ilaj::i18n::Lang;
 

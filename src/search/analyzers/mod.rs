@@ -192,10 +192,7 @@ mod tests {
 
     #[test]
     fn script_detection_on_dev_queries() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/eval/queries-dev.jsonl"
-        );
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/eval/queries-dev.jsonl");
         let data = std::fs::read_to_string(path).expect("dev queries readable");
         let mut checked = 0;
         for line in data.lines().filter(|l| !l.trim().is_empty()) {

@@ -9,18 +9,15 @@ use askama::Template;
 use axum::extract::Query;
 use axum::http::Uri;
 use axum::response::Response;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::charts::{self, Figure, Piece};
 use super::{PageError, PageLang, PageMeta, Ui, asset_url, render};
 use crate::estimator::{
-    AllocationMatch, Attention, Estimate, EstimateInput, LayerOps, Optimizer, Phase, Precision,
-    TensorKind,
+    self, AllocationAnswer, AllocationInput, AllocationMatch, Attention, Estimate, EstimateInput,
+    InvalidInput, LayerOps, Optimizer, Phase, Precision, TensorKind,
 };
 use crate::web::ApiError;
-use crate::web::estimate::{
-    AllocationAnswer, AllocationRequest, from_fields, known_fields, query_fields, run_allocation,
-};
 
 const GIB: u64 = 1 << 30;
 
@@ -127,7 +124,7 @@ fn known_query<T>(query: &BTreeMap<String, String>) -> BTreeMap<String, String>
 where
     T: serde::Serialize + Default,
 {
-    let known = known_fields::<T>();
+    let known = estimator::field_names::<T>();
     query
         .iter()
         .filter(|(k, _)| known.iter().any(|f| f == *k))
@@ -135,21 +132,24 @@ where
         .collect()
 }
 
-fn field_error(ui: &Ui, error: &ApiError) -> Option<(String, FieldError)> {
-    match error {
-        ApiError::Field {
-            code,
-            field,
-            message,
-        } => Some((
-            field.clone(),
-            FieldError {
-                text: ui.t(&format!("calc-error-{code}")),
-                detail: message.clone(),
-            },
-        )),
-        _ => None,
-    }
+/// The query's non-empty pairs, as the estimator's parsers take them.
+fn pairs(query: &BTreeMap<String, String>) -> impl Iterator<Item = (&str, &str)> {
+    query
+        .iter()
+        .filter(|(_, v)| !v.trim().is_empty())
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+}
+
+/// The error shown beside its field: the API's code names the sentence.
+fn field_error(ui: &Ui, error: &InvalidInput) -> (String, FieldError) {
+    let code = ApiError::from(error.clone()).code();
+    (
+        error.field.clone(),
+        FieldError {
+            text: ui.t(&format!("calc-error-{}", code.name())),
+            detail: error.message.clone(),
+        },
+    )
 }
 
 #[derive(Template)]
@@ -219,15 +219,15 @@ pub async fn training_memory(
                 .or_insert_with(|| (*v).to_owned());
         }
     }
-    let fields = query_fields(&query);
-    let parsed = from_fields::<EstimateInput>(fields.clone())
-        .and_then(|input| Ok((crate::estimator::estimate(&input)?, input)));
+    let parsed = estimator::from_pairs::<EstimateInput, _>(pairs(&query))
+        .and_then(|input| Ok((estimator::estimate(&input)?, input)));
     let (result, error, api_body) = match parsed {
         Ok((estimate, input)) => {
-            let body = serde_json::to_string(&Value::Object(fields)).unwrap_or_default();
+            let given = estimator::given_as_json(&input, pairs(&query).map(|(k, _)| k));
+            let body = serde_json::to_string(&Value::Object(given)).unwrap_or_default();
             (Some(training_result(&ui, estimate, &input)), None, body)
         }
-        Err(error) => (None, field_error(&ui, &error), String::new()),
+        Err(error) => (None, Some(field_error(&ui, &error)), String::new()),
     };
     let fieldsets = training_fieldsets(&ui, &query, error);
     let models = MODEL_PRESETS
@@ -535,20 +535,12 @@ pub async fn allocation(
     uri: Uri,
 ) -> Result<Response, PageError> {
     let ui = Ui::new(lang);
-    let query = known_query::<AllocationRequest>(&raw);
-    let fields: Map<String, Value> = query_fields(&query)
-        .into_iter()
-        // Sizes stay text: "6.14 GiB" and "6592774799" both read as sizes.
-        .map(|(k, v)| match (&v, SIZE_FIELDS.contains(&k.as_str())) {
-            (Value::Number(n), true) if n.is_f64() => (k, Value::String(n.to_string())),
-            _ => (k, v),
-        })
-        .collect();
-    let submitted = !fields.is_empty();
+    let query = known_query::<AllocationInput>(&raw);
+    let submitted = pairs(&query).next().is_some();
     let (result, error) = if submitted {
-        match run_allocation(fields) {
+        match estimator::from_pairs::<AllocationInput, _>(pairs(&query)).and_then(|i| i.answer()) {
             Ok(answer) => (Some(allocation_result(&ui, &answer)), None),
-            Err(error) => (None, field_error(&ui, &error)),
+            Err(error) => (None, Some(field_error(&ui, &error))),
         }
     } else {
         (None, None)

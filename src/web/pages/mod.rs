@@ -324,7 +324,7 @@ fn cookie_lang(headers: &HeaderMap) -> Option<Lang> {
 pub async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path();
     if path == "/api" || path.starts_with("/api/") || path == "/healthz" {
-        return super::ApiError::NotFound("no such endpoint".to_owned()).into_response();
+        return super::ApiError::not_found("no such endpoint").into_response();
     }
     let first = path.trim_start_matches('/').split('/').next().unwrap_or("");
     let lang = Lang::ALL
