@@ -1,7 +1,7 @@
 //! Persistence: feedback, the query log behind the content-gap report, and API keys.
 //!
-//! One [`Store`] trait, one implementation per backend ([`SqliteStore`], [`PostgresStore`]),
-//! both through sqlx. The embedded default is an SQLite file in WAL mode inside a local data
+//! One [`Store`] trait implemented for both backends ([`SqliteStore`], [`PostgresStore`])
+//! from one copy of the SQL (`sql.rs`), through sqlx. The embedded default is an SQLite file in WAL mode inside a local data
 //! folder; a `postgres://` URL lets several servers behind a load balancer share one database.
 //! Migrations (`migrations/<backend>/`) are embedded in the binary and applied by [`open`].
 //!
@@ -14,6 +14,7 @@ mod migrations;
 mod postgres;
 pub mod query_log;
 pub mod report;
+mod sql;
 mod sqlite;
 
 use std::path::{Path, PathBuf};
@@ -67,7 +68,7 @@ pub enum Backend {
     Postgres,
 }
 
-/// Everything ilaj keeps. Each backend implements it with its own SQL dialect; callers hold an
+/// Everything ilaj keeps. Both backends implement it from the same SQL (`sql.rs`); callers hold an
 /// `Arc<dyn Store>` and never know which.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {

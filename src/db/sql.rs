@@ -1,0 +1,306 @@
+//! The SQL of the store, written once for both backends.
+//!
+//! SQLite and PostgreSQL read the same statements (sqlx's SQLite driver takes `$N`
+//! placeholders too); what differs is named in one place, [`Dialect`]: the backend's name and
+//! its aggregate for a comma-separated list. [`store_impl!`] turns the one body below into
+//! each backend's `Store` implementation, so the SQL and the row mapping exist once while sqlx
+//! still checks each backend's types.
+
+use super::Backend;
+
+/// What differs between the backends' SQL.
+pub(super) struct Dialect {
+    pub backend: Backend,
+    /// Distinct values of the `lang` column of a group, comma-separated.
+    pub distinct_langs: &'static str,
+}
+
+pub(super) const SQLITE: Dialect = Dialect {
+    backend: Backend::Sqlite,
+    distinct_langs: "group_concat(DISTINCT lang)",
+};
+
+pub(super) const POSTGRES: Dialect = Dialect {
+    backend: Backend::Postgres,
+    distinct_langs: "string_agg(DISTINCT lang, ',')",
+};
+
+pub(super) const KEY_COLUMNS: &str = "id, name, created_at, last_used_at, revoked_at";
+
+pub(super) const INSERT_FEEDBACK: &str =
+    "INSERT INTO feedback (article, lang, section, helpful, match_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
+
+pub(super) const FEEDBACK_COUNTS: &str =
+    "SELECT COALESCE(SUM(CASE WHEN helpful THEN 1 ELSE 0 END), 0) AS helpful,
+            COALESCE(SUM(CASE WHEN helpful THEN 0 ELSE 1 END), 0) AS not_helpful
+     FROM feedback WHERE article = $1";
+
+pub(super) const ALL_FEEDBACK_COUNTS: &str = "SELECT article,
+            SUM(CASE WHEN helpful THEN 1 ELSE 0 END) AS helpful,
+            SUM(CASE WHEN helpful THEN 0 ELSE 1 END) AS not_helpful
+     FROM feedback GROUP BY article ORDER BY article";
+
+pub(super) const INSERT_QUERY: &str =
+    "INSERT INTO queries (match_id, endpoint, lang, kind, exception, fingerprint,
+                          top_article, top_score, result_count, latency_ms, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+
+pub(super) fn unmatched(dialect: &Dialect) -> String {
+    format!(
+        "SELECT kind, exception, fingerprint, COUNT(*) AS n,
+                {} AS langs,
+                MAX(top_score) AS best_score, MAX(created_at) AS last_seen
+         FROM queries
+         WHERE top_score IS NULL OR top_score < $1
+         GROUP BY kind, exception, fingerprint
+         ORDER BY n DESC, last_seen DESC, fingerprint
+         LIMIT $2",
+        dialect.distinct_langs
+    )
+}
+
+pub(super) const QUERY_COUNT: &str = "SELECT COUNT(*) AS n FROM queries";
+
+pub(super) fn insert_key() -> String {
+    format!(
+        "INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3)
+         RETURNING {KEY_COLUMNS}"
+    )
+}
+
+pub(super) fn list_keys() -> String {
+    format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id")
+}
+
+pub(super) fn key_where(column: &str) -> String {
+    format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE {column} = $1")
+}
+
+pub(super) fn revoke_key() -> String {
+    format!(
+        "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2
+         RETURNING {KEY_COLUMNS}"
+    )
+}
+
+pub(super) const TOUCH_KEY: &str = "UPDATE api_keys SET last_used_at = $1 WHERE id = $2";
+
+/// `"fr,ar"` → `["ar", "fr"]`.
+pub(super) fn split_langs(langs: Option<&str>) -> Vec<String> {
+    let mut out: Vec<String> = langs
+        .unwrap_or_default()
+        .split(',')
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A unique-constraint failure on insert means the name is taken (hashes of random keys do
+/// not collide).
+pub(super) fn unique_name(error: sqlx::Error, name: &str) -> super::DbError {
+    match &error {
+        sqlx::Error::Database(db) if db.is_unique_violation() => {
+            super::DbError::DuplicateKeyName(name.to_owned())
+        }
+        _ => super::DbError::Sqlx(error),
+    }
+}
+
+/// `impl Store for $store` over a pool `self.pool` of rows `$row`, with `$dialect`'s SQL.
+macro_rules! store_impl {
+    ($store:ty, $row:ty, $dialect:expr) => {
+        const _: () = {
+            use async_trait::async_trait;
+            use sqlx::Row;
+
+            use $crate::db::sql::{self, split_langs, unique_name};
+            use $crate::db::{
+                ApiKey, Backend, DbError, FeedbackCounts, GapRow, NewFeedback, QueryRecord, Store,
+            };
+
+            fn api_key(row: &$row) -> Result<ApiKey, sqlx::Error> {
+                Ok(ApiKey {
+                    id: row.try_get("id")?,
+                    name: row.try_get("name")?,
+                    created_at: row.try_get("created_at")?,
+                    last_used_at: row.try_get("last_used_at")?,
+                    revoked_at: row.try_get("revoked_at")?,
+                })
+            }
+
+            fn counts(row: &$row) -> Result<FeedbackCounts, sqlx::Error> {
+                let helpful: i64 = row.try_get("helpful")?;
+                let not_helpful: i64 = row.try_get("not_helpful")?;
+                Ok(FeedbackCounts {
+                    helpful: u64::try_from(helpful).unwrap_or(0),
+                    not_helpful: u64::try_from(not_helpful).unwrap_or(0),
+                })
+            }
+
+            #[async_trait]
+            impl Store for $store {
+                fn backend(&self) -> Backend {
+                    $dialect.backend
+                }
+
+                async fn record_feedback(&self, feedback: &NewFeedback) -> Result<i64, DbError> {
+                    let row = sqlx::query(sql::INSERT_FEEDBACK)
+                        .bind(&feedback.article)
+                        .bind(feedback.lang.code())
+                        .bind(&feedback.section)
+                        .bind(feedback.helpful)
+                        .bind(&feedback.match_id)
+                        .bind(feedback.created_at)
+                        .fetch_one(&self.pool)
+                        .await?;
+                    Ok(row.try_get("id")?)
+                }
+
+                async fn feedback_counts(&self, article: &str) -> Result<FeedbackCounts, DbError> {
+                    let row = sqlx::query(sql::FEEDBACK_COUNTS)
+                        .bind(article)
+                        .fetch_one(&self.pool)
+                        .await?;
+                    Ok(counts(&row)?)
+                }
+
+                async fn all_feedback_counts(
+                    &self,
+                ) -> Result<Vec<(String, FeedbackCounts)>, DbError> {
+                    let rows = sqlx::query(sql::ALL_FEEDBACK_COUNTS)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    rows.iter()
+                        .map(|row| Ok((row.try_get("article")?, counts(row)?)))
+                        .collect()
+                }
+
+                async fn record_query(&self, record: &QueryRecord) -> Result<(), DbError> {
+                    let (top_article, top_score) = match &record.top {
+                        Some((id, score)) => (Some(id.as_str()), Some(*score)),
+                        None => (None, None),
+                    };
+                    sqlx::query(sql::INSERT_QUERY)
+                        .bind(&record.match_id)
+                        .bind(record.endpoint.as_str())
+                        .bind(record.lang.code())
+                        .bind(&record.fingerprint.kind)
+                        .bind(&record.fingerprint.exception)
+                        .bind(&record.fingerprint.message)
+                        .bind(top_article)
+                        .bind(top_score)
+                        .bind(i64::from(record.result_count))
+                        .bind(i64::try_from(record.latency_ms).unwrap_or(i64::MAX))
+                        .bind(record.created_at)
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(())
+                }
+
+                async fn unmatched_fingerprints(
+                    &self,
+                    min_score: f64,
+                    limit: u32,
+                ) -> Result<Vec<GapRow>, DbError> {
+                    let rows = sqlx::query(&sql::unmatched(&$dialect))
+                        .bind(min_score)
+                        .bind(i64::from(limit))
+                        .fetch_all(&self.pool)
+                        .await?;
+                    rows.iter()
+                        .map(|row| {
+                            let count: i64 = row.try_get("n")?;
+                            let langs: Option<String> = row.try_get("langs")?;
+                            Ok(GapRow {
+                                kind: row.try_get("kind")?,
+                                exception: row.try_get("exception")?,
+                                fingerprint: row.try_get("fingerprint")?,
+                                count: u64::try_from(count).unwrap_or(0),
+                                langs: split_langs(langs.as_deref()),
+                                best_score: row.try_get("best_score")?,
+                                last_seen: row.try_get("last_seen")?,
+                            })
+                        })
+                        .collect()
+                }
+
+                async fn query_count(&self) -> Result<u64, DbError> {
+                    let n: i64 = sqlx::query(sql::QUERY_COUNT)
+                        .fetch_one(&self.pool)
+                        .await?
+                        .try_get("n")?;
+                    Ok(u64::try_from(n).unwrap_or(0))
+                }
+
+                async fn insert_api_key(
+                    &self,
+                    name: &str,
+                    key_hash: &str,
+                    created_at: i64,
+                ) -> Result<ApiKey, DbError> {
+                    let row = sqlx::query(&sql::insert_key())
+                        .bind(name)
+                        .bind(key_hash)
+                        .bind(created_at)
+                        .fetch_one(&self.pool)
+                        .await
+                        .map_err(|e| unique_name(e, name))?;
+                    Ok(api_key(&row)?)
+                }
+
+                async fn list_api_keys(&self) -> Result<Vec<ApiKey>, DbError> {
+                    let rows = sqlx::query(&sql::list_keys()).fetch_all(&self.pool).await?;
+                    Ok(rows.iter().map(api_key).collect::<Result<_, _>>()?)
+                }
+
+                async fn api_key_by_hash(&self, key_hash: &str) -> Result<Option<ApiKey>, DbError> {
+                    let row = sqlx::query(&sql::key_where("key_hash"))
+                        .bind(key_hash)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                    Ok(row.as_ref().map(api_key).transpose()?)
+                }
+
+                async fn api_key_by_name(&self, name: &str) -> Result<Option<ApiKey>, DbError> {
+                    let row = sqlx::query(&sql::key_where("name"))
+                        .bind(name)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                    Ok(row.as_ref().map(api_key).transpose()?)
+                }
+
+                async fn revoke_api_key(
+                    &self,
+                    id: i64,
+                    at: i64,
+                ) -> Result<Option<ApiKey>, DbError> {
+                    let row = sqlx::query(&sql::revoke_key())
+                        .bind(at)
+                        .bind(id)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                    Ok(row.as_ref().map(api_key).transpose()?)
+                }
+
+                async fn touch_api_key(&self, id: i64, at: i64) -> Result<(), DbError> {
+                    sqlx::query(sql::TOUCH_KEY)
+                        .bind(at)
+                        .bind(id)
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(())
+                }
+
+                async fn close(&self) {
+                    self.pool.close().await;
+                }
+            }
+        };
+    };
+}
+
+pub(super) use store_impl;
