@@ -1,17 +1,18 @@
-//! The command line: `ilaj serve`, `ilaj check`, … Each command calls library code.
+//! The command line's shape: `ilaj serve`, `ilaj check`, … (clap types only; each command
+//! lives in `cmd/`).
 
-use std::io::Write;
+use std::marker::PhantomData;
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::sync::Arc;
+use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgMatches, Args, Parser, Subcommand};
+use serde::Serialize;
+use serde_json::Value;
 
-use crate::content::{self, LoadReport};
-use crate::db::{self, Location, Report, ReportOptions, Store};
-use crate::estimator::{self, Attention, EstimateInput, LayerOps, Optimizer, Phase, Precision};
+use crate::db;
+use crate::estimator::{self, EstimateInput};
+use crate::i18n::Lang;
 use crate::web;
 
 #[derive(Debug, Parser)]
@@ -48,7 +49,7 @@ pub enum Command {
 pub struct MatchArgs {
     /// Language of the answer (ar, hi, fr, en).
     #[arg(long, default_value = "en")]
-    pub lang: String,
+    pub lang: Lang,
     /// Print the API's JSON body instead of a summary.
     #[arg(long)]
     pub json: bool,
@@ -152,530 +153,77 @@ pub struct CheckArgs {
     pub content: PathBuf,
 }
 
-/// The fields of `POST /api/v1/estimate`; unset ones take its defaults.
+/// `ilaj estimate`: a flag for every field of the estimate's input.
 #[derive(Debug, Args)]
 pub struct EstimateArgs {
-    #[arg(long)]
-    pub n_layer: u64,
-    #[arg(long)]
-    pub n_head: u64,
-    #[arg(long)]
-    pub n_embd: u64,
-    #[arg(long)]
-    pub vocab_size: Option<u64>,
-    #[arg(long)]
-    pub block_size: Option<u64>,
-    #[arg(long)]
-    pub batch_size: Option<u64>,
-    #[arg(long)]
-    pub gradient_accumulation_steps: Option<u64>,
-    /// fp32 | amp_bf16 | amp_fp16 | pure_bf16
-    #[arg(long)]
-    pub precision: Option<Precision>,
-    /// adamw | adamw_fused | sgd_momentum | sgd
-    #[arg(long)]
-    pub optimizer: Option<Optimizer>,
-    /// flash | manual
-    #[arg(long)]
-    pub attention: Option<Attention>,
-    /// native | scratch
-    #[arg(long)]
-    pub layer_ops: Option<LayerOps>,
-    #[arg(long)]
-    pub dropout: Option<f64>,
-    /// `--compile` alone means true.
-    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
-    pub compile: Option<bool>,
-    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
-    pub activation_checkpointing: Option<bool>,
-    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
-    pub tied_embeddings: Option<bool>,
-    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
-    pub bias: Option<bool>,
-    /// train | eval
-    #[arg(long)]
-    pub phase: Option<Phase>,
-    #[arg(long)]
-    pub gpu_memory_gib: Option<f64>,
+    #[command(flatten)]
+    pub fields: FieldFlags<EstimateInput>,
     /// Print the API's JSON body instead of a table.
     #[arg(long)]
     pub json: bool,
 }
 
-impl EstimateArgs {
-    pub fn input(&self) -> EstimateInput {
-        let d = EstimateInput::new(self.n_layer, self.n_head, self.n_embd);
-        EstimateInput {
-            vocab_size: self.vocab_size.unwrap_or(d.vocab_size),
-            block_size: self.block_size.unwrap_or(d.block_size),
-            batch_size: self.batch_size.unwrap_or(d.batch_size),
-            gradient_accumulation_steps: self
-                .gradient_accumulation_steps
-                .unwrap_or(d.gradient_accumulation_steps),
-            precision: self.precision.unwrap_or(d.precision),
-            optimizer: self.optimizer.unwrap_or(d.optimizer),
-            attention: self.attention.unwrap_or(d.attention),
-            layer_ops: self.layer_ops.unwrap_or(d.layer_ops),
-            dropout: self.dropout.unwrap_or(d.dropout),
-            compile: self.compile.unwrap_or(d.compile),
-            activation_checkpointing: self
-                .activation_checkpointing
-                .unwrap_or(d.activation_checkpointing),
-            tied_embeddings: self.tied_embeddings.unwrap_or(d.tied_embeddings),
-            bias: self.bias.unwrap_or(d.bias),
-            phase: self.phase.unwrap_or(d.phase),
-            gpu_memory_gib: self.gpu_memory_gib.unwrap_or(d.gpu_memory_gib),
-            ..d
+/// A flag for every field of an input type: `--n-layer 12` sets `n_layer`. The list of flags
+/// is the type's own (its serialized default), so a field added to the input is a flag at
+/// once, and the values go through the same parser as a query string or a form
+/// ([`estimator::from_pairs`]). A boolean flag alone means `true`.
+#[derive(Debug, Clone)]
+pub struct FieldFlags<T> {
+    /// `(field, value)` for each flag given, in the type's field order.
+    pub pairs: Vec<(String, String)>,
+    input: PhantomData<T>,
+}
+
+impl<T: Serialize + Default> FieldFlags<T> {
+    fn defaults() -> serde_json::Map<String, Value> {
+        match serde_json::to_value(T::default()) {
+            Ok(Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
         }
     }
 }
 
-/// Logs go to stderr, filtered by `RUST_LOG` (default: info for ilaj and requests).
-pub fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
-}
+impl<T: Serialize + Default> clap::FromArgMatches for FieldFlags<T> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let pairs = estimator::field_names::<T>()
+            .into_iter()
+            .filter_map(|name| {
+                let value = matches.get_one::<String>(&name)?.clone();
+                Some((name, value))
+            })
+            .collect();
+        Ok(FieldFlags {
+            pairs,
+            input: PhantomData,
+        })
+    }
 
-pub fn run(cli: Cli) -> ExitCode {
-    match cli.command {
-        Command::Serve(args) => serve(args),
-        Command::Check(args) => check(&args.content),
-        Command::Estimate(args) => estimate(&args),
-        Command::Match(args) => match_stdin(args),
-        Command::Eval(args) => eval(args),
-        Command::Report(args) => report(&args),
-        Command::Keys(command) => keys(command),
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
     }
 }
 
-fn serve(args: ServeArgs) -> ExitCode {
-    let report = match content::load_dir(&args.content) {
-        Ok(report) => report,
-        Err(error) => {
-            tracing::error!(%error, "cannot start");
-            return ExitCode::FAILURE;
-        }
-    };
-    for problem in &report.problems {
-        tracing::warn!(%problem, "content problem");
-    }
-    tracing::info!(
-        articles = report.library.len(),
-        files = report.files_read,
-        "content loaded"
-    );
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            tracing::error!(%error, "cannot start the async runtime");
-            return ExitCode::FAILURE;
-        }
-    };
-    runtime.block_on(async {
-        let Some(store) = open_store(&args.db).await else {
-            return ExitCode::FAILURE;
-        };
-        let services = web::Services {
-            store: Some(Arc::clone(&store)),
-            rate_limits: Some(web::RateLimits {
-                anonymous_per_minute: args.rate_limit_anonymous,
-                key_per_minute: args.rate_limit_key,
-            }),
-            admin_token: args.admin_token.clone(),
-        };
-        let state = match web::AppState::with_services(report.library, services) {
-            Ok(state) => state,
-            Err(error) => {
-                tracing::error!(%error, "cannot start");
-                return ExitCode::FAILURE;
+impl<T: Serialize + Default> Args for FieldFlags<T> {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        let defaults = Self::defaults();
+        command.args(defaults.into_iter().map(|(name, default)| {
+            let arg = Arg::new(name.clone())
+                .long(name.replace('_', "-"))
+                .value_name("VALUE");
+            match default {
+                Value::Bool(value) => arg
+                    .num_args(0..=1)
+                    .default_missing_value("true")
+                    .help(format!("true | false [default: {value}]")),
+                Value::Null => arg.help("required"),
+                Value::String(value) => arg.help(format!("[default: {value}]")),
+                other => arg.help(format!("[default: {other}]")),
             }
-        };
-        state.refresh_feedback_factors().await;
-        if args.reload_seconds > 0 {
-            let interval = std::time::Duration::from_secs(args.reload_seconds);
-            tokio::spawn(web::watch_content(
-                state.clone(),
-                args.content.clone(),
-                interval,
-            ));
-        }
-        let outcome = web::serve(args.addr, state).await;
-        store.close().await;
-        match outcome {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => {
-                tracing::error!(%error, addr = %args.addr, "server failed");
-                ExitCode::FAILURE
-            }
-        }
-    })
-}
+        }))
+    }
 
-/// Opens the database the arguments name (migrating it), logging why when it cannot.
-async fn open_store(args: &DatabaseArgs) -> Option<Arc<dyn Store>> {
-    let location = match Location::resolve(args.database.as_deref(), args.data_dir.as_deref()) {
-        Ok(location) => location,
-        Err(error) => {
-            tracing::error!(%error, "cannot open the database");
-            return None;
-        }
-    };
-    match db::open(&location).await {
-        Ok(store) => {
-            tracing::info!(database = %location.describe(), "database ready");
-            Some(store)
-        }
-        Err(error) => {
-            tracing::error!(%error, database = %location.describe(), "cannot open the database");
-            None
-        }
-    }
-}
-
-/// Runs a database command on a fresh runtime, closing the database afterwards.
-fn with_store<F>(args: &DatabaseArgs, work: F) -> ExitCode
-where
-    F: AsyncFnOnce(&dyn Store) -> Result<(), String>,
-{
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("cannot start the async runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    runtime.block_on(async {
-        let Some(store) = open_store(args).await else {
-            return ExitCode::FAILURE;
-        };
-        let outcome = work(store.as_ref()).await;
-        store.close().await;
-        match outcome {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("{message}");
-                ExitCode::FAILURE
-            }
-        }
-    })
-}
-
-fn report(args: &ReportArgs) -> ExitCode {
-    if !args.min_score.is_finite() {
-        eprintln!("--min-score must be a number");
-        return ExitCode::FAILURE;
-    }
-    let options = ReportOptions {
-        limit: args.limit,
-        min_score: args.min_score,
-    };
-    let json = args.json;
-    with_store(&args.db, async move |store: &dyn Store| {
-        let report = Report::build(store, options)
-            .await
-            .map_err(|e| e.to_string())?;
-        let mut stdout = std::io::stdout().lock();
-        let written = if json {
-            serde_json::to_writer_pretty(&mut stdout, &report)
-                .map_err(std::io::Error::other)
-                .and_then(|()| writeln!(stdout))
-        } else {
-            report.write_text(&mut stdout)
-        };
-        written.map_err(|e| format!("cannot write the report: {e}"))
-    })
-}
-
-fn keys(command: KeysCommand) -> ExitCode {
-    match command {
-        KeysCommand::Create { db, name } => with_store(&db, async move |store: &dyn Store| {
-            let (record, key) = db::keys::create(store, &name)
-                .await
-                .map_err(|e| e.to_string())?;
-            println!("{key}");
-            eprintln!(
-                "API key {} (`{}`) created. It is shown only this once: store it now.",
-                record.id, record.name
-            );
-            Ok(())
-        }),
-        KeysCommand::List { db } => with_store(&db, async |store: &dyn Store| {
-            let keys = store.list_api_keys().await.map_err(|e| e.to_string())?;
-            let mut stdout = std::io::stdout().lock();
-            print_keys(&keys, &mut stdout).map_err(|e| e.to_string())
-        }),
-        KeysCommand::Revoke { db, key } => {
-            with_store(
-                &db,
-                async move |store: &dyn Store| match db::keys::revoke(store, &key)
-                    .await
-                    .map_err(|e| e.to_string())?
-                {
-                    Some(record) => {
-                        println!("revoked API key {} (`{}`)", record.id, record.name);
-                        Ok(())
-                    }
-                    None => Err(format!("no API key with name or id `{key}`")),
-                },
-            )
-        }
-    }
-}
-
-fn print_keys(keys: &[db::ApiKey], out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(out, "id\tname\tcreated\tlast used\trevoked")?;
-    let time = |t: Option<i64>| t.map_or_else(|| "-".to_owned(), db::format_time);
-    for key in keys {
-        writeln!(
-            out,
-            "{}\t{}\t{}\t{}\t{}",
-            key.id,
-            key.name,
-            db::format_time(key.created_at),
-            time(key.last_used_at),
-            time(key.revoked_at)
-        )?;
-    }
-    Ok(())
-}
-
-fn check(dir: &Path) -> ExitCode {
-    let report = match content::load_dir(dir) {
-        Ok(report) => report,
-        Err(error) => {
-            eprintln!("{error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut stdout = std::io::stdout().lock();
-    let _ = print_check_report(&report, &mut stdout);
-    for problem in &report.problems {
-        eprintln!("{problem}");
-    }
-    if report.problems.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
-}
-
-fn print_check_report(report: &LoadReport, out: &mut impl Write) -> std::io::Result<()> {
-    for article in report.library.articles() {
-        writeln!(
-            out,
-            "{}\t{}\t{} sections\t{}",
-            article.lang,
-            article.id,
-            article.sections.len(),
-            article.source.display()
-        )?;
-    }
-    writeln!(
-        out,
-        "{} articles in {} groups from {} files; {} problems",
-        report.library.len(),
-        report.library.group_ids().count(),
-        report.files_read,
-        report.problems.len()
-    )
-}
-
-/// Exit code for input the estimator rejects, like clap's for bad arguments.
-const EXIT_INVALID_INPUT: u8 = 2;
-
-fn estimate(args: &EstimateArgs) -> ExitCode {
-    let mut stdout = std::io::stdout().lock();
-    match estimator::estimate(&args.input()) {
-        Ok(estimate) => {
-            let written = if args.json {
-                serde_json::to_writer_pretty(&mut stdout, &estimate)
-                    .map_err(std::io::Error::from)
-                    .and_then(|()| writeln!(stdout))
-            } else {
-                print_estimate(&estimate, &mut stdout)
-            };
-            match written {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::FAILURE,
-            }
-        }
-        Err(invalid) => {
-            if args.json {
-                let body = serde_json::json!({"error": {
-                    "code": web::ApiError::from(invalid.clone()).code().name(), "message": invalid.message, "field": invalid.field}});
-                let _ = writeln!(stdout, "{body}");
-            } else {
-                eprintln!("error: {invalid}");
-            }
-            ExitCode::from(EXIT_INVALID_INPUT)
-        }
-    }
-}
-
-fn gib(bytes: u64) -> String {
-    format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
-}
-
-fn print_estimate(e: &estimator::Estimate, out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "parameters: {:.2}M ({} with position embeddings)",
-        e.parameters as f64 / 1e6,
-        e.parameters_total
-    )?;
-    writeln!(out, "peak during {}:", e.peak_phase.replace('_', " "))?;
-    let width = e.components.iter().map(|c| c.name.len()).max().unwrap_or(0);
-    for component in e.components.iter().filter(|c| c.bytes > 0) {
-        writeln!(
-            out,
-            "  {:<width$}  {:>11}",
-            component.name.replace('_', " "),
-            gib(component.bytes)
-        )?;
-    }
-    let rows = [
-        ("peak allocated", e.peak_allocated_bytes),
-        ("reserved", e.reserved_bytes),
-        ("nvidia-smi", e.nvidia_smi_bytes),
-        ("GPU memory", e.gpu_memory_bytes),
-    ];
-    for (name, bytes) in rows {
-        writeln!(out, "{name:<16}{:>11}", gib(bytes))?;
-    }
-    writeln!(
-        out,
-        "largest allocation: {} ({})",
-        gib(e.largest_allocation_bytes),
-        e.largest_allocation.replace('_', " ")
-    )?;
-    writeln!(out, "fits: {}", if e.fits { "yes" } else { "no" })?;
-    writeln!(out, "largest batch_size that fits: {}", e.max_batch_size)?;
-    if e.suggested_batch_size > 0 {
-        writeln!(
-            out,
-            "to keep the effective batch of {}: batch_size {} × gradient_accumulation_steps {}",
-            e.effective_batch_size, e.suggested_batch_size, e.suggested_gradient_accumulation_steps
-        )?;
-    }
-    Ok(())
-}
-
-/// Loads the content and builds the engine, logging content problems.
-fn load_state(content: &Path) -> Result<web::AppState, String> {
-    let report = content::load_dir(content).map_err(|e| e.to_string())?;
-    for problem in &report.problems {
-        tracing::warn!(%problem, "content problem");
-    }
-    web::AppState::new(report.library).map_err(|e| e.to_string())
-}
-
-fn match_stdin(args: MatchArgs) -> ExitCode {
-    let lang: crate::i18n::Lang = match args.lang.parse() {
-        Ok(lang) => lang,
-        Err(error) => {
-            eprintln!("{error}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut bytes = Vec::new();
-    if let Err(error) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes) {
-        eprintln!("cannot read stdin: {error}");
-        return ExitCode::FAILURE;
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    if text.len() > web::MAX_TEXT_BYTES {
-        eprintln!(
-            "the paste is {} bytes; the limit is {}",
-            text.len(),
-            web::MAX_TEXT_BYTES
-        );
-        return ExitCode::FAILURE;
-    }
-    let state = match load_state(&args.content) {
-        Ok(state) => state,
-        Err(error) => {
-            eprintln!("{error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let outcome = state
-        .engine()
-        .match_paste(&text, lang, args.limit.clamp(1, 20));
-    let mut out = std::io::stdout().lock();
-    let written = if args.json {
-        serde_json::to_writer_pretty(&mut out, &outcome)
-            .map_err(std::io::Error::other)
-            .and_then(|()| writeln!(out))
-    } else {
-        print_outcome(&outcome, &mut out)
-    };
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(_) => ExitCode::FAILURE,
-    }
-}
-
-fn print_outcome(
-    outcome: &crate::search::MatchOutcome,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
-    writeln!(out, "kind: {}", outcome.diagnosis.kind.as_str())?;
-    for sentence in &outcome.diagnosis.explanation {
-        writeln!(out, "- {sentence}")?;
-    }
-    if let Some(url) = &outcome.diagnosis.calculator_url {
-        writeln!(out, "calculator: {url}")?;
-    }
-    for (rank, hit) in outcome.results.iter().enumerate() {
-        let section = hit
-            .section
-            .as_ref()
-            .map(|s| s.url.as_str())
-            .unwrap_or(&hit.url);
-        writeln!(
-            out,
-            "{}. [{}] {} ({:.2})\n   {section}",
-            rank + 1,
-            hit.lang,
-            hit.title,
-            hit.score
-        )?;
-    }
-    Ok(())
-}
-
-fn eval(args: EvalArgs) -> ExitCode {
-    let state = match load_state(&args.content) {
-        Ok(state) => state,
-        Err(error) => {
-            eprintln!("{error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let library = state.library();
-    let router = web::router(state);
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("cannot start the async runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match runtime.block_on(crate::eval::run(&router, &library, &args.eval_dir)) {
-        Ok(report) => {
-            print!("{}", report.table());
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("{error}");
-            ExitCode::FAILURE
-        }
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
     }
 }

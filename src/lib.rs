@@ -3,6 +3,7 @@
 //! The library holds everything; `main.rs` only wires configuration to it.
 
 pub mod cli;
+pub mod cmd;
 pub mod content;
 pub mod db;
 pub mod estimator;

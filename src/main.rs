@@ -4,6 +4,6 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = ilaj::cli::Cli::parse();
-    ilaj::cli::init_tracing();
-    ilaj::cli::run(cli)
+    ilaj::cmd::init_tracing();
+    ilaj::cmd::run(cli)
 }

@@ -1,0 +1,40 @@
+//! `ilaj check`: validates the content folder.
+
+use std::io::Write;
+
+use super::CmdError;
+use crate::cli::CheckArgs;
+use crate::content::{self, LoadReport};
+
+pub fn run(args: &CheckArgs) -> Result<(), CmdError> {
+    let report = content::load_dir(&args.content)?;
+    print_report(&report, &mut std::io::stdout().lock())?;
+    for problem in &report.problems {
+        eprintln!("{problem}");
+    }
+    match report.problems.len() {
+        0 => Ok(()),
+        n => Err(CmdError::ContentProblems(n)),
+    }
+}
+
+fn print_report(report: &LoadReport, out: &mut impl Write) -> std::io::Result<()> {
+    for article in report.library.articles() {
+        writeln!(
+            out,
+            "{}\t{}\t{} sections\t{}",
+            article.lang,
+            article.id,
+            article.sections.len(),
+            article.source.display()
+        )?;
+    }
+    writeln!(
+        out,
+        "{} articles in {} groups from {} files; {} problems",
+        report.library.len(),
+        report.library.group_ids().count(),
+        report.files_read,
+        report.problems.len()
+    )
+}

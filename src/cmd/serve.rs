@@ -1,0 +1,42 @@
+//! `ilaj serve`: the web server and the API on the embedded defaults or the given database.
+
+use std::sync::Arc;
+
+use super::{CmdError, open_store};
+use crate::cli::ServeArgs;
+use crate::content;
+use crate::web;
+
+pub async fn run(args: ServeArgs) -> Result<(), CmdError> {
+    let report = content::load_dir(&args.content)?;
+    for problem in &report.problems {
+        tracing::warn!(%problem, "content problem");
+    }
+    tracing::info!(
+        articles = report.library.len(),
+        files = report.files_read,
+        "content loaded"
+    );
+    let store = open_store(&args.db).await?;
+    let services = web::Services {
+        store: Some(Arc::clone(&store)),
+        rate_limits: Some(web::RateLimits {
+            anonymous_per_minute: args.rate_limit_anonymous,
+            key_per_minute: args.rate_limit_key,
+        }),
+        admin_token: args.admin_token.clone(),
+    };
+    let state = web::AppState::with_services(report.library, services)?;
+    state.refresh_feedback_factors().await;
+    if args.reload_seconds > 0 {
+        let interval = std::time::Duration::from_secs(args.reload_seconds);
+        tokio::spawn(web::watch_content(
+            state.clone(),
+            args.content.clone(),
+            interval,
+        ));
+    }
+    let outcome = web::serve(args.addr, state).await;
+    store.close().await;
+    outcome.map_err(CmdError::Serve)
+}
