@@ -307,6 +307,81 @@ pub fn batch_samples(current: u64, max_fit: u64) -> Vec<u64> {
     sizes
 }
 
+/// What a GPU held when an allocation failed, as a bar: PyTorch's tensors, its reserved
+/// but unallocated blocks, the rest of this process, other processes, free; and below it
+/// the request, starting where the free memory starts.
+pub struct GpuFigures {
+    pub requested: Option<u64>,
+    pub total: Option<u64>,
+    pub free: Option<u64>,
+    pub process_in_use: Option<u64>,
+    pub reserved_unallocated: Option<u64>,
+    pub allocated_by_pytorch: Option<u64>,
+}
+
+pub fn gpu_picture(ui: &Ui, f: &GpuFigures) -> Option<Figure> {
+    let total = f.total?;
+    let free = f.free?.min(total);
+    let used = total - free;
+    let mut pieces = Vec::new();
+    let mut accounted = 0u64;
+    if let Some(process) = f.process_in_use.map(|p| p.min(used)) {
+        let reserved = f.reserved_unallocated.unwrap_or(0).min(process);
+        let allocated = f
+            .allocated_by_pytorch
+            .unwrap_or(process - reserved)
+            .min(process - reserved);
+        pieces.push(Piece {
+            bytes: allocated,
+            class: "allocated".to_owned(),
+            label: ui.t("fig-allocated"),
+        });
+        pieces.push(Piece {
+            bytes: reserved,
+            class: "reserved".to_owned(),
+            label: ui.t("fig-reserved-unallocated"),
+        });
+        pieces.push(Piece {
+            bytes: process - reserved - allocated,
+            class: "c8".to_owned(),
+            label: ui.t("fig-process-other"),
+        });
+        accounted = process;
+    }
+    pieces.push(Piece {
+        bytes: used - accounted,
+        class: "others".to_owned(),
+        label: ui.t(if accounted > 0 {
+            "fig-others"
+        } else {
+            "fig-used"
+        }),
+    });
+    pieces.push(Piece {
+        bytes: free,
+        class: "free".to_owned(),
+        label: ui.t("fig-free"),
+    });
+    let mut rows = vec![(0, pieces)];
+    if let Some(requested) = f.requested {
+        rows.push((
+            used,
+            vec![Piece {
+                bytes: requested,
+                class: "requested".to_owned(),
+                label: ui.t("fig-requested"),
+            }],
+        ));
+    }
+    Some(stacked_bars(
+        ui,
+        ui.t("fig-picture"),
+        ui.t("fig-picture-caption"),
+        &rows,
+        Some((total, ui.t("fig-capacity"))),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,8 +9,8 @@ use axum::http::Uri;
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::calculators::{GpuFigures, gpu_picture};
 use super::charts::Figure;
+use super::charts::{GpuFigures, gpu_picture};
 use super::{PageError, PageLang, PageMeta, Ui, dir, isolate_figures, native_name, render};
 use crate::i18n::Lang;
 use crate::search::{Hit, MatchOutcome};
