@@ -2,6 +2,8 @@
 //!
 //! The library holds everything; `main.rs` only wires configuration to it.
 
+#![forbid(unsafe_code)]
+
 pub mod cli;
 pub mod cmd;
 pub mod content;

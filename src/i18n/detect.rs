@@ -73,4 +73,25 @@ mod tests {
         );
         assert_eq!(detect_language("1234 ..."), None);
     }
+
+    #[test]
+    fn every_arabic_and_hindi_dev_query_is_read_in_its_script() {
+        let data = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/eval/queries-dev.jsonl"
+        ));
+        let mut checked = 0;
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let expected = match case["lang"].as_str() {
+                Some("ar") => Lang::Ar,
+                Some("hi") => Lang::Hi,
+                _ => continue,
+            };
+            let query = case["query"].as_str().unwrap();
+            assert_eq!(detect_language(query), Some(expected), "{query}");
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked}");
+    }
 }

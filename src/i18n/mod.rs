@@ -3,10 +3,10 @@
 mod detect;
 mod lang;
 mod messages;
-mod units;
+mod numbers;
 
 pub use detect::detect_language;
 pub use fluent_bundle::FluentArgs;
 pub use lang::{Lang, UnsupportedLanguage};
 pub use messages::{Messages, messages, source_problems};
-pub use units::{format_bytes, format_number};
+pub use numbers::NumberFormat;

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::situation::MemoryReading;
 use crate::estimator::{AllocationQuery, TensorKind, explain_allocation};
-use crate::i18n::{FluentArgs, Lang, format_bytes, format_number, messages};
+use crate::i18n::{FluentArgs, Lang, NumberFormat, messages};
 use crate::traceback::{ErrorKind, Facts, Frame, Parsed};
 
 /// Frames shown in an answer: the innermost ones say where it failed.
@@ -166,20 +166,20 @@ fn explain_tensor(say: &mut Sentences, facts: &Facts, tensor: &crate::estimator:
     };
     let lang = say.lang;
     let mut args = FluentArgs::new();
-    args.set("request", format_bytes(lang, request));
-    args.set("batch", format_number(lang, tensor.batch_size));
-    args.set("block", format_number(lang, tensor.block_size));
+    args.set("request", NumberFormat::new(lang).bytes(request));
+    args.set("batch", NumberFormat::new(lang).int(tensor.batch_size));
+    args.set("block", NumberFormat::new(lang).int(tensor.block_size));
     args.set(
         "rows",
-        format_number(lang, tensor.batch_size * tensor.block_size),
+        NumberFormat::new(lang).int(tensor.batch_size * tensor.block_size),
     );
     args.set("bytes", tensor.element_bytes.to_string());
     args.set("dtype", tensor.dtype);
     if let Some(vocab) = tensor.vocab_size {
-        args.set("vocab", format_number(lang, vocab));
+        args.set("vocab", NumberFormat::new(lang).int(vocab));
     }
     if let Some(heads) = tensor.n_head {
-        args.set("heads", format_number(lang, heads));
+        args.set("heads", NumberFormat::new(lang).int(heads));
     }
     let id = match tensor.kind {
         TensorKind::Logits => "diag-logits",
@@ -192,7 +192,7 @@ fn explain_tensor(say: &mut Sentences, facts: &Facts, tensor: &crate::estimator:
         .filter(|&b| b > 0 && b < tensor.batch_size)
     {
         let mut args = FluentArgs::new();
-        args.set("batch", format_number(lang, batch));
+        args.set("batch", NumberFormat::new(lang).int(batch));
         say.push(messages().format(lang, "diag-fits-batch", Some(&args)));
     }
 }
@@ -218,7 +218,7 @@ impl Sentences {
     fn bytes(&mut self, id: &str, values: &[(&'static str, u64)]) {
         let mut args = FluentArgs::new();
         for (name, value) in values {
-            args.set(*name, format_bytes(self.lang, *value));
+            args.set(*name, NumberFormat::new(self.lang).bytes(*value));
         }
         self.out.push(messages().format(self.lang, id, Some(&args)));
     }

@@ -4,8 +4,7 @@
 //! authentication (any user name), so a browser can open the page through its login prompt.
 //! Without a configured token the page does not exist (404).
 
-use std::fmt::Write as _;
-
+use askama::Template;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -17,7 +16,6 @@ use subtle::ConstantTimeEq;
 use super::auth::{add_challenge, bearer_token};
 use super::error::{ApiError, Code};
 use super::extract::ApiQuery;
-use super::pages::escape_html;
 use super::state::AppState;
 use crate::content::Library;
 use crate::db::report::{DEFAULT_LIMIT, DEFAULT_MIN_SCORE};
@@ -86,7 +84,7 @@ async fn render(
         ));
     };
     let report = Report::build(store.as_ref(), options).await?;
-    let html = page(&report, &state.library());
+    let html = page(&report, &state.library())?;
     let mut response = (StatusCode::OK, html).into_response();
     let headers = response.headers_mut();
     headers.insert(
@@ -127,95 +125,87 @@ fn same_secret(presented: &str, expected: &str) -> bool {
     a.ct_eq(&b).into()
 }
 
-fn page(report: &Report, library: &Library) -> String {
-    let mut html = String::new();
-    let _ = write!(
-        html,
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"robots\" content=\"noindex\">\
-         <title>ilaj — content-gap report</title>\
-         <style>body{{font-family:system-ui,sans-serif;margin:2rem;max-width:80rem}}\
-         table{{border-collapse:collapse;width:100%;margin-bottom:2rem}}\
-         th,td{{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:start;vertical-align:top}}\
-         td.n{{text-align:end;font-variant-numeric:tabular-nums}}code{{word-break:break-word}}</style>\
-         </head><body><h1>Content-gap report</h1>\
-         <p>{} · {} queries recorded · no good match = no result, or best score below {}</p>",
-        escape_html(&format_time(report.generated_at)),
-        report.queries_recorded,
-        report.min_score
-    );
-    html.push_str(
-        "<h2>Most frequent errors with no good match</h2>\
-         <table><thead><tr><th>count</th><th>kind</th><th>exception</th><th>fingerprint</th>\
-         <th>languages</th><th>best score</th><th>last seen</th></tr></thead><tbody>",
-    );
-    if report.unmatched.is_empty() {
-        html.push_str("<tr><td colspan=\"7\">none</td></tr>");
-    }
-    for row in &report.unmatched {
-        let _ = write!(
-            html,
-            "<tr><td class=\"n\">{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td>\
-             <td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
-            row.count,
-            escape_html(&row.kind),
-            escape_html(&row.exception),
-            escape_html(if row.fingerprint.is_empty() {
-                "(no error recognized)"
-            } else {
-                &row.fingerprint
-            }),
-            escape_html(&row.langs.join(", ")),
-            row.best_score
-                .map_or_else(|| "none".to_owned(), |s| format!("{s:.2}")),
-            escape_html(&format_time(row.last_seen)),
-        );
-    }
-    html.push_str("</tbody></table>");
-    votes_table(
-        &mut html,
-        "Most helpful articles",
-        &report.most_helpful,
-        library,
-    );
-    votes_table(
-        &mut html,
-        "Least helpful articles",
-        &report.least_helpful,
-        library,
-    );
-    html.push_str("</body></html>\n");
-    html
+struct GapLine {
+    count: u64,
+    kind: String,
+    exception: String,
+    fingerprint: String,
+    langs: String,
+    best_score: String,
+    last_seen: String,
 }
 
-fn votes_table(html: &mut String, title: &str, rows: &[ArticleVotes], library: &Library) {
-    let _ = write!(
-        html,
-        "<h2>{}</h2><table><thead><tr><th>article</th><th>helpful</th><th>not helpful</th>\
-         <th>ranking factor</th></tr></thead><tbody>",
-        escape_html(title)
-    );
-    if rows.is_empty() {
-        html.push_str("<tr><td colspan=\"4\">no votes yet</td></tr>");
+struct VoteLine {
+    article: String,
+    /// The article's page in its first language, when the group still exists.
+    href: Option<String>,
+    helpful: u64,
+    not_helpful: u64,
+    factor: String,
+}
+
+struct VoteTable {
+    title: &'static str,
+    rows: Vec<VoteLine>,
+}
+
+/// English only: the page is for the team, not for readers.
+#[derive(Template)]
+#[template(path = "admin_report.html")]
+struct ReportPage<'a> {
+    report: &'a Report,
+    generated: String,
+    unmatched: Vec<GapLine>,
+    votes: Vec<VoteTable>,
+}
+
+fn page(report: &Report, library: &Library) -> Result<String, ApiError> {
+    let unmatched = report
+        .unmatched
+        .iter()
+        .map(|row| GapLine {
+            count: row.count,
+            kind: row.kind.clone(),
+            exception: row.exception.clone(),
+            fingerprint: if row.fingerprint.is_empty() {
+                "(no error recognized)".to_owned()
+            } else {
+                row.fingerprint.clone()
+            },
+            langs: row.langs.join(", "),
+            best_score: row
+                .best_score
+                .map_or_else(|| "none".to_owned(), |s| format!("{s:.2}")),
+            last_seen: format_time(row.last_seen),
+        })
+        .collect();
+    let votes = |title, rows: &[ArticleVotes]| VoteTable {
+        title,
+        rows: rows
+            .iter()
+            .map(|row| VoteLine {
+                article: row.article.clone(),
+                href: library
+                    .translations(&row.article)
+                    .first()
+                    .map(|lang| format!("/{}/articles/{}", lang.code(), row.article)),
+                helpful: row.helpful,
+                not_helpful: row.not_helpful,
+                factor: format!("{:.3}", row.boost),
+            })
+            .collect(),
+    };
+    ReportPage {
+        report,
+        generated: format_time(report.generated_at),
+        unmatched,
+        votes: vec![
+            votes("Most helpful articles", &report.most_helpful),
+            votes("Least helpful articles", &report.least_helpful),
+        ],
     }
-    for row in rows {
-        let article = match library.translations(&row.article).first() {
-            Some(lang) => format!(
-                "<a href=\"/{}/articles/{}\">{}</a>",
-                lang.code(),
-                escape_html(&row.article),
-                escape_html(&row.article)
-            ),
-            None => escape_html(&row.article),
-        };
-        let _ = write!(
-            html,
-            "<tr><td>{article}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-             <td class=\"n\">×{:.3}</td></tr>",
-            row.helpful, row.not_helpful, row.boost
-        );
-    }
-    html.push_str("</tbody></table>");
+    .render()
+    .map_err(ApiError::internal)
 }
 
 #[cfg(test)]

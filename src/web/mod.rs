@@ -8,7 +8,6 @@ mod error;
 mod estimate;
 mod extract;
 mod feedback;
-mod format;
 mod lang;
 mod matching;
 pub mod openapi;

@@ -108,10 +108,10 @@ async fn the_admin_page_lists_gaps_and_votes_with_everything_escaped() {
     assert_eq!(reply.headers["cache-control"], "no-store");
     let html = reply.text();
     assert!(html.contains("widget.GizmoError"), "{html}");
-    assert!(html.contains("gizmo &lt;n&gt; jammed"), "{html}");
+    assert!(html.contains("gizmo &#60;n&#62; jammed"), "{html}");
     assert!(!html.contains("<script>"), "{html}");
     assert!(!html.contains("<img"), "{html}");
-    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(html.contains("&#60;script&#62;alert(1)&#60;/script&#62;"));
     // The three identical pastes are the first row.
     let first_row = html.split("<tbody>").nth(1).unwrap();
     assert!(

@@ -133,32 +133,6 @@ pub fn analyze_limited(name: &str, text: &str, max_tokens: usize) -> Vec<String>
     })
 }
 
-/// `"ar"` when Arabic-script letters outnumber both Devanagari and all other letters, `"hi"`
-/// likewise for Devanagari, `None` otherwise (Latin text, mixed text, no letters). Script
-/// alone separates these two from each other and from French/English; telling French from
-/// English is left to the caller.
-pub fn detect_script_lang(text: &str) -> Option<&'static str> {
-    let (mut arabic, mut devanagari, mut other) = (0usize, 0usize, 0usize);
-    for c in text.chars().filter(|c| c.is_alphabetic()) {
-        match c {
-            '\u{0600}'..='\u{06FF}'
-            | '\u{0750}'..='\u{077F}'
-            | '\u{08A0}'..='\u{08FF}'
-            | '\u{FB50}'..='\u{FDFF}'
-            | '\u{FE70}'..='\u{FEFF}' => arabic += 1,
-            '\u{0900}'..='\u{097F}' | '\u{A8E0}'..='\u{A8FF}' => devanagari += 1,
-            _ => other += 1,
-        }
-    }
-    if arabic > devanagari && arabic > other {
-        Some("ar")
-    } else if devanagari > arabic && devanagari > other {
-        Some("hi")
-    } else {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,35 +162,6 @@ mod tests {
         assert_eq!(prose_analyzer_for_lang("en"), ENGLISH);
         assert_eq!(prose_analyzer_for_lang("de"), ENGLISH);
         assert_eq!(prose_analyzer_for_lang(""), ENGLISH);
-    }
-
-    #[test]
-    fn script_detection_on_dev_queries() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/eval/queries-dev.jsonl");
-        let data = std::fs::read_to_string(path).expect("dev queries readable");
-        let mut checked = 0;
-        for line in data.lines().filter(|l| !l.trim().is_empty()) {
-            let lang = field(line, "lang");
-            let query = field(line, "query");
-            let expected = match lang.as_str() {
-                "ar" => Some("ar"),
-                "hi" => Some("hi"),
-                _ => None,
-            };
-            assert_eq!(detect_script_lang(&query), expected, "{query}");
-            checked += 1;
-        }
-        assert!(checked >= 15);
-        assert_eq!(detect_script_lang(""), None);
-        assert_eq!(detect_script_lang("123 !!"), None);
-    }
-
-    /// The string value of `"key": "…"` in one JSON line of the dev set (no escapes there).
-    fn field(line: &str, key: &str) -> String {
-        let pattern = format!("\"{key}\": \"");
-        let start = line.find(&pattern).map(|i| i + pattern.len()).unwrap_or(0);
-        let rest = &line[start..];
-        rest[..rest.find('"').unwrap_or(rest.len())].to_string()
     }
 
     #[test]

@@ -26,8 +26,8 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use regex::Regex;
 
-use super::format::NumberFormat;
 use super::state::AppState;
+use crate::i18n::NumberFormat;
 use crate::i18n::{FluentArgs, Lang, messages};
 
 pub use assets::asset_url;

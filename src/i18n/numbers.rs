@@ -1,4 +1,5 @@
-//! Numbers and sizes as each language writes them, and sizes as people type them.
+//! Numbers and sizes as each language writes them (the one formatter for pages, the diagnosis
+//! and the API's explanations).
 //!
 //! Digits stay Western in every language (they are what tracebacks and nvidia-smi print);
 //! the separators and the unit names change: `6.14 GiB` in English, `6,14 Gio` in French,
@@ -6,7 +7,7 @@
 //! (`unit-gib`, …) so translators own them. Number and unit are joined by a no-break space
 //! so a line never splits them.
 
-use crate::i18n::{FluentArgs, Lang, format_number, messages};
+use super::{FluentArgs, Lang, messages};
 
 const KIB: u64 = 1 << 10;
 const MIB: u64 = 1 << 20;
@@ -86,6 +87,33 @@ impl NumberFormat {
         args.set("unit", messages().format(self.lang, unit_id, None));
         messages().format(self.lang, "number-unit", Some(&args))
     }
+}
+
+/// A whole number with the language's digit grouping.
+fn format_number(lang: Lang, n: u64) -> String {
+    let digits = n.to_string();
+    let separator = if lang == Lang::Fr { '\u{202f}' } else { ',' };
+    let mut groups: Vec<&str> = Vec::new();
+    let (head, mut rest) = if lang == Lang::Hi && digits.len() > 3 {
+        // Indian grouping: the last three digits, then pairs.
+        let (head, tail) = digits.split_at(digits.len() - 3);
+        groups.push(tail);
+        (head, head.len())
+    } else {
+        (digits.as_str(), digits.len())
+    };
+    let step = if lang == Lang::Hi && digits.len() > 3 {
+        2
+    } else {
+        3
+    };
+    while rest > step {
+        groups.push(&head[rest - step..rest]);
+        rest -= step;
+    }
+    groups.push(&head[..rest]);
+    groups.reverse();
+    groups.join(&separator.to_string())
 }
 
 #[cfg(test)]
