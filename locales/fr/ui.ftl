@@ -8,9 +8,9 @@ nav-search = Rechercher
 nav-articles = Articles
 nav-calculators = Calculateurs
 nav-language = Langue
-footer-about = ilaj (علاج · इलाज) veut dire « remède » : des solutions aux erreurs d’entraînement des réseaux de neurones, en arabe, en hindi et en français.
-footer-api = Les mêmes réponses en JSON, pour les chatbots et les scripts :
-label-value = { $label } : { $value }
+footer-about = ilaj (علاج · इलाज) veut dire « remède » : des solutions aux erreurs d’entraînement des réseaux de neurones, en arabe, en hindi et en français.
+footer-api = Les mêmes réponses en JSON, pour les chatbots et les scripts :
+label-value = { $label } : { $value }
 yes = oui
 no = non
 
@@ -22,10 +22,10 @@ home-paste-placeholder = Collez votre erreur ou décrivez-la
 home-submit = Trouver la solution
 home-privacy = Rien de ce que vous collez n’est conservé.
 home-examples = Exemples
-home-example-oom = CUDA à court de mémoire pendant l’entraînement (nanoGPT)
-home-example-assert = Assertion côté GPU (device-side assert)
+home-example-oom = Mémoire CUDA insuffisante pendant l’entraînement (nanoGPT)
+home-example-assert = Assertion côté appareil (device-side assert)
 home-example-dataloader = Worker du DataLoader tué par une erreur de bus
-home-example-device = Tenseurs sur deux périphériques
+home-example-device = Tenseurs sur deux appareils
 home-example-words = Une question avec vos mots
 home-example-words-text = la mémoire GPU reste occupée après la fin du script
 home-search-title = Rechercher dans les articles
@@ -39,9 +39,10 @@ search-submit = Rechercher
 ## Articles
 articles-title = Articles par thème
 articles-all = Tous les articles
-articles-tagged = Articles avec l’étiquette « { $tag } »
+articles-tagged = Articles avec l’étiquette « { $tag } »
 articles-none = Pas encore d’article ici.
 articles-count = { $count ->
+    [0] Aucun article
     [one] Un article
    *[other] { $count } articles
 }
@@ -57,13 +58,13 @@ article-calculators = Calculateurs pour ce problème
 article-errors = Messages d’erreur traités par cet article
 article-tags = Étiquettes
 article-updated = Mis à jour le { $date }
-article-fallback = Cet article n’existe pas encore en { $lang } ; le voici en { $other }.
-hit-fallback = Affiché en { $other } : pas encore de traduction.
+article-fallback = Cet article n’existe pas encore dans cette langue ({ $lang }) ; le voici dans une autre langue : { $other }.
+hit-fallback = Pas encore de traduction : affiché dans une autre langue ({ $other }).
 
 ## Calculateurs
 calc-index-title = Calculateurs de mémoire GPU
 calc-title-training-memory = Calculateur de mémoire d’entraînement
-calc-title-allocation = Calculateur « Tried to allocate »
+calc-title-allocation = Calculateur « Tried to allocate »
 calc-lead-training-memory = Combien de mémoire GPU prendra un entraînement de type nanoGPT, et quelle taille de lot tient sur votre carte ?
 calc-lead-allocation = Quel tenseur est l’allocation citée par votre erreur, et à quelle taille de lot ou de contexte tiendrait-elle ?
 calc-presets-model = Modèles
@@ -84,11 +85,11 @@ calc-gpu-memory = Mémoire du GPU
 calc-gpu = GPU
 calc-largest-allocation = Plus grosse allocation
 calc-max-batch = Plus grand batch_size qui tient
-calc-suggestion = Pour garder le lot effectif de { $effective } séquences : batch_size { $batch } × gradient_accumulation_steps { $steps }.
+calc-suggestion = Pour garder une taille de lot effective de { $effective } : batch_size { $batch } × gradient_accumulation_steps { $steps }.
 calc-components = Mémoire au pic, par composant
 calc-chart-breakdown = Mémoire au pic, face à la capacité du GPU
 calc-chart-batch = Mémoire affichée par nvidia-smi selon batch_size (le gros point est le vôtre)
-calc-limits = Estimation pour un seul GPU, calibrée sur des mesures réelles (à 15 % près sur celles-ci). Les autres processus du GPU, DDP et FSDP ne sont pas comptés.
+calc-limits = Estimation pour un seul GPU, calibrée sur des mesures réelles (à 15 % près sur celles-ci). Les autres processus du GPU, DDP et FSDP ne sont pas comptés.
 calc-api = La même estimation par l’API
 calc-error-missing_field = Ce champ est obligatoire.
 calc-error-out_of_range = Cette valeur est hors limites.
@@ -97,13 +98,13 @@ calc-error-invalid_field = Cette valeur n’est pas valable ici.
 calc-error-unknown_field = Champ inconnu.
 field-n_layer = Couches
 field-n_head = Têtes d’attention
-field-n_embd = Largeur des plongements
+field-n_embd = Largeur des embeddings (n_embd)
 field-vocab_size = Taille du vocabulaire
 field-block_size = Longueur de contexte (jetons)
 field-bias = Biais dans Linear et LayerNorm
-field-tied_embeddings = Plongements d’entrée et de sortie liés
+field-tied_embeddings = Embeddings d’entrée et de sortie liés
 field-batch_size = Taille de lot
-field-gradient_accumulation_steps = Pas d’accumulation de gradient
+field-gradient_accumulation_steps = Nombre de pas d’accumulation des gradients
 field-precision = Précision
 field-optimizer = Optimiseur
 field-phase = Phase
@@ -151,16 +152,16 @@ largest-cross_entropy_fp32 = la copie fp32 des logits pour l’entropie croisée
 largest-logits = les logits
 largest-attention_scores = les scores d’attention
 largest-mlp_hidden = les activations cachées du MLP
-largest-embedding_matrix = la matrice des plongements
+largest-embedding_matrix = la matrice d’embedding
 largest-residual = un tenseur du flux résiduel
-alloc-example = Essayer l’exemple de nanoGPT (6,14 Gio sur une carte de 12 Go)
+alloc-example = Essayer l’exemple de nanoGPT (6,14 Gio sur une carte de 12 Gio)
 alloc-legend-message = Chiffres du message d’erreur
 alloc-legend-shape = Ce que vous savez de l’entraînement (facultatif)
 alloc-result-title = Ce qu’est l’allocation de { $size }
 alloc-none = Aucun tenseur d’un modèle de langage n’explique cette taille avec des formes courantes. Indiquez le vocabulaire, la longueur de contexte et la taille de lot si vous les connaissez.
-alloc-headline-logits = Très probablement les logits en 16 bits : { $formula } = { $size }.
-alloc-headline-logits_fp32 = Très probablement la copie fp32 des logits faite par l’entropie croisée : { $formula } = { $size }.
-alloc-headline-attention_scores = Très probablement les scores d’attention : { $formula } = { $size }.
+alloc-headline-logits = Très probablement les logits en 16 bits : { $formula } = { $size }.
+alloc-headline-logits_fp32 = Très probablement la copie fp32 des logits faite par l’entropie croisée : { $formula } = { $size }.
+alloc-headline-attention_scores = Très probablement les scores d’attention : { $formula } = { $size }.
 alloc-fits = Dans la mémoire libre, il tiendrait avec batch_size ≤ { $batch }, ou avec block_size ≤ { $block }.
 alloc-fits-block-only = Dans la mémoire libre, il ne tiendrait qu’avec block_size ≤ { $block }.
 alloc-readings = Ce que peut être cette allocation
@@ -184,18 +185,18 @@ fig-others = Utilisé par d’autres processus
 fig-used = Utilisé
 fig-capacity = Capacité
 fig-picture = Le GPU au moment de l’échec, et la demande en dessous
-fig-picture-caption = En haut : la mémoire du GPU. En dessous : la demande, à partir du début de la mémoire libre — au-delà du trait pointillé, elle ne tient pas.
+fig-picture-caption = En haut : la mémoire du GPU. En dessous : la demande, à partir du début de la mémoire libre — au-delà du trait pointillé, elle ne tient pas.
 fig-table = Les chiffres
 
 ## Recherche et résultats
 search-title = Rechercher
-search-results-for = Résultats pour « { $query } »
-search-none = Rien trouvé. Essayez d’autres mots, ou collez l’erreur complète :
+search-results-for = Résultats pour « { $query } »
+search-none = Rien trouvé. Essayez d’autres mots, ou collez l’erreur complète :
 search-in = Articles en
 search-hint = Tapez quelques mots dans n’importe quelle langue, ou une partie d’un message d’erreur.
 search-too-long = La requête est trop longue ; cherchez avec quelques mots, ou collez l’erreur complète sur la page d’accueil.
 match-title = Diagnostic et solutions
-match-diagnosis = Diagnostic : { $kind }
+match-diagnosis = Diagnostic : { $kind }
 match-where = Où l’erreur s’est produite
 match-fixes = Solutions
 match-none = Aucun article ne correspond encore à ce texte. Essayez la recherche avec quelques mots de l’erreur.
@@ -203,11 +204,11 @@ match-open-calculator = Ouvrir le calculateur avec ces chiffres
 match-your-paste = Votre texte
 match-again = Relancer la recherche
 match-empty = Collez d’abord une erreur ou tapez quelques mots.
-match-too-long = Le texte est trop long : 256 Kio au plus. Gardez la fin de la trace, là où se trouve l’erreur.
-hit-section = La solution est dans :
-hit-also-in = Aussi en :
-kind-cuda_oom = CUDA à court de mémoire
-kind-mps_oom = MPS (GPU Apple) à court de mémoire
+match-too-long = Le texte est trop long : 256 Kio au plus. Gardez la fin de la trace, là où se trouve l’erreur.
+hit-section = La solution est dans :
+hit-also-in = Aussi en :
+kind-cuda_oom = Mémoire CUDA insuffisante
+kind-mps_oom = Mémoire MPS (GPU Apple) insuffisante
 kind-cpu_oom = Mémoire de l’ordinateur (RAM) épuisée
 kind-cuda_error = Erreur CUDA
 kind-python_exception = Erreur Python
@@ -215,7 +216,7 @@ kind-unknown = Aucune erreur connue reconnue
 
 ## Erreurs
 error-404-title = Page introuvable
-error-404-text = Il n’y a pas de page à cette adresse. L’article a peut-être changé de place : cherchez-le, ou collez votre erreur.
+error-404-text = Il n’y a pas de page à cette adresse. L’article a peut-être changé de place : cherchez-le, ou collez votre erreur.
 error-500-title = Un problème est survenu
 error-500-text = Le serveur n’a pas pu afficher cette page. Le problème est enregistré ; réessayez dans un instant.
 error-back-home = Retour à la zone de collage
@@ -224,14 +225,16 @@ error-back-home = Retour à la zone de collage
 feedback-question = Cela a-t-il résolu le problème ?
 feedback-yes = Oui
 feedback-no = Non
-feedback-thanks-yes = Merci ! Content que ce soit réglé : votre vote aide les autres à trouver ce correctif.
-feedback-thanks-no = Merci de nous l’avoir dit : votre vote nous aide à améliorer cet article. Collez l’erreur complète, ou cherchez avec d’autres mots :
+feedback-thanks-yes = Merci ! Content que ce soit réglé : votre vote aide les autres à trouver ce correctif.
+feedback-thanks-no = Merci de nous l’avoir dit : votre vote nous aide à améliorer cet article. Collez l’erreur complète, ou cherchez avec d’autres mots :
 feedback-no-votes = Pas encore de vote.
 feedback-count-yes = { $count ->
+    [0] Personne n’a répondu oui
     [one] { $n } personne a répondu oui
    *[other] { $n } personnes ont répondu oui
 }
 feedback-count-no = { $count ->
+    [0] personne n’a répondu non
     [one] { $n } a répondu non
    *[other] { $n } ont répondu non
 }

@@ -3,12 +3,12 @@
 ## ढाँचा
 skip-to-content = सामग्री पर जाएँ
 nav-main = मुख्य मेनू
-nav-paste = एरर पेस्ट करें
+nav-paste = त्रुटि पेस्ट करें
 nav-search = खोजें
 nav-articles = लेख
 nav-calculators = कैलकुलेटर
 nav-language = भाषा
-footer-about = ilaj (इलाज · علاج) यानी “इलाज”: न्यूरल नेटवर्क की ट्रेनिंग में आने वाली एरर के हल, अरबी, हिंदी और फ़्रेंच में।
+footer-about = ilaj (इलाज · علاج) यानी “इलाज”: न्यूरल नेटवर्क की ट्रेनिंग में आने वाली त्रुटियों के हल, अरबी, हिंदी और फ़्रेंच में।
 footer-api = यही जवाब JSON में, चैटबॉट और स्क्रिप्ट के लिए:
 label-value = { $label }: { $value }
 yes = हाँ
@@ -16,9 +16,9 @@ no = नहीं
 
 ## होम
 home-title = क्या गड़बड़ हुई?
-home-lead = ट्रेनिंग ने जो एरर छापी है उसे पेस्ट करें — पूरा ट्रेसबैक या सिर्फ़ एक लाइन — या समस्या अपने शब्दों में बताएँ।
-home-paste-label = आपकी एरर, या समस्या का विवरण
-home-paste-placeholder = अपनी एरर पेस्ट करें या उसके बारे में लिखें
+home-lead = ट्रेनिंग ने जो त्रुटि छापी है उसे पेस्ट करें — पूरा ट्रेसबैक या सिर्फ़ एक लाइन — या समस्या अपने शब्दों में बताएँ।
+home-paste-label = आपकी त्रुटि, या समस्या का विवरण
+home-paste-placeholder = अपनी त्रुटि पेस्ट करें या उसके बारे में लिखें
 home-submit = हल खोजें
 home-privacy = आप जो पेस्ट करते हैं, वह सहेजा नहीं जाता।
 home-examples = उदाहरण
@@ -33,7 +33,7 @@ home-more = और भी
 home-topics = सभी लेख, विषय के अनुसार
 
 ## खोज
-search-label = शब्द या एरर संदेश
+search-label = शब्द या त्रुटि संदेश
 search-submit = खोजें
 
 ## लेख
@@ -42,6 +42,7 @@ articles-all = सभी लेख
 articles-tagged = “{ $tag }” टैग वाले लेख
 articles-none = यहाँ अभी कोई लेख नहीं है।
 articles-count = { $count ->
+    [0] कोई लेख नहीं
     [one] एक लेख
    *[other] { $count } लेख
 }
@@ -49,12 +50,12 @@ topic-memory = मेमोरी ख़त्म होना और GPU मे
 topic-data = डेटा लोड करना
 topic-distributed = कई GPU और डिस्ट्रिब्यूटेड ट्रेनिंग
 topic-precision = प्रिसिज़न और संख्याओं के टाइप
-topic-cuda = CUDA एरर
-topic-other = अन्य एरर
+topic-cuda = CUDA त्रुटियाँ
+topic-other = अन्य त्रुटियाँ
 article-contents = विषय-सूची
 article-other-languages = दूसरी भाषाओं में
 article-calculators = इस समस्या के कैलकुलेटर
-article-errors = वे एरर संदेश जिनका हल इस लेख में है
+article-errors = वे त्रुटि संदेश जिनका हल इस लेख में है
 article-tags = टैग
 article-updated = अपडेट: { $date }
 article-fallback = यह लेख अभी { $lang } में उपलब्ध नहीं है; यहाँ यह { $other } में है।
@@ -65,7 +66,7 @@ calc-index-title = GPU मेमोरी कैलकुलेटर
 calc-title-training-memory = ट्रेनिंग मेमोरी कैलकुलेटर
 calc-title-allocation = “Tried to allocate” कैलकुलेटर
 calc-lead-training-memory = nanoGPT जैसी ट्रेनिंग कितनी GPU मेमोरी लेगी, और आपके कार्ड में कौन-सा बैच साइज़ समाएगा?
-calc-lead-allocation = आपकी एरर में बताया गया एलोकेशन कौन-सा टेंसर है, और किस बैच या कॉन्टेक्स्ट लंबाई पर वह समाएगा?
+calc-lead-allocation = आपकी त्रुटि में बताया गया आवंटन किस टेंसर का है, और किस बैच साइज़ या कॉन्टेक्स्ट लंबाई पर वह समाएगा?
 calc-presets-model = मॉडल
 calc-presets-card = GPU
 calc-legend-model = मॉडल
@@ -77,12 +78,12 @@ calc-results = अनुमान
 calc-fits-yes = इस GPU में समा जाएगा
 calc-fits-no = इस GPU में नहीं समाएगा
 calc-parameters = पैरामीटर (जैसे nanoGPT छापता है)
-calc-peak-allocated = PyTorch का अधिकतम एलोकेशन
-calc-reserved = PyTorch के एलोकेटर द्वारा रिज़र्व
+calc-peak-allocated = PyTorch का अधिकतम आवंटन
+calc-reserved = PyTorch के एलोकेटर द्वारा आरक्षित
 calc-nvidia-smi = nvidia-smi में दिखने वाली मेमोरी
 calc-gpu-memory = GPU मेमोरी
 calc-gpu = GPU
-calc-largest-allocation = सबसे बड़ा एकल एलोकेशन
+calc-largest-allocation = सबसे बड़ा एकल आवंटन
 calc-max-batch = सबसे बड़ा batch_size जो समाए
 calc-suggestion = { $effective } सीक्वेंस का प्रभावी बैच बनाए रखने के लिए: batch_size { $batch } × gradient_accumulation_steps { $steps }।
 calc-components = चरम पर मेमोरी, हिस्सों के अनुसार
@@ -103,7 +104,7 @@ field-block_size = कॉन्टेक्स्ट लंबाई (टोक�
 field-bias = Linear और LayerNorm में बायस
 field-tied_embeddings = इनपुट और आउटपुट एम्बेडिंग जुड़े हुए
 field-batch_size = बैच साइज़
-field-gradient_accumulation_steps = ग्रेडिएंट एक्यूमुलेशन स्टेप
+field-gradient_accumulation_steps = ग्रेडिएंट एक्युमुलेशन स्टेप
 field-precision = प्रिसिज़न
 field-optimizer = ऑप्टिमाइज़र
 field-phase = चरण
@@ -113,10 +114,10 @@ field-layer_ops = LayerNorm और GELU
 field-compile = torch.compile
 field-activation_checkpointing = एक्टिवेशन चेकपॉइंटिंग
 field-gpu_memory_gib = GPU मेमोरी (GiB)
-field-tried_to_allocate_bytes = एलोकेट करने की कोशिश
+field-tried_to_allocate_bytes = आवंटन की माँग (Tried to allocate)
 field-total_capacity_bytes = कुल क्षमता
 field-free_bytes = ख़ाली
-field-reserved_unallocated_bytes = PyTorch द्वारा रिज़र्व पर एलोकेट नहीं
+field-reserved_unallocated_bytes = PyTorch द्वारा आरक्षित पर अनावंटित
 field-process_in_use_bytes = इस प्रोसेस द्वारा उपयोग में
 opt-fp32 = fp32 — सब कुछ 32 बिट में
 opt-amp_bf16 = amp_bf16 — bfloat16 में autocast
@@ -131,7 +132,7 @@ opt-manual = हाथ से लिखा (manual)
 opt-native = नेटिव (nn.LayerNorm, nn.GELU)
 opt-scratch = शुरू से लिखे हुए
 opt-train = ट्रेनिंग
-opt-eval = मूल्यांकन
+opt-eval = इवैल्युएशन
 comp-weights = वेट
 comp-gradients = ग्रेडिएंट
 comp-optimizer_state = ऑप्टिमाइज़र की स्थिति
@@ -142,7 +143,7 @@ comp-attention_scores = अटेंशन स्कोर
 comp-logits_and_loss = लॉजिट और लॉस के बफ़र
 comp-backward_temporaries = बैकवर्ड के अस्थायी टेंसर
 comp-optimizer_temporaries = ऑप्टिमाइज़र के अस्थायी टेंसर
-comp-allocator_slack = एलोकेटर का अतिरिक्त हिस्सा (रिज़र्व, अप्रयुक्त)
+comp-allocator_slack = एलोकेटर का अतिरिक्त हिस्सा (आरक्षित, अनावंटित)
 comp-cuda_context = CUDA कॉन्टेक्स्ट
 phase-backward = बैकवर्ड पास की शुरुआत में
 phase-optimizer_step = ऑप्टिमाइज़र स्टेप के दौरान
@@ -154,16 +155,16 @@ largest-mlp_hidden = MLP के हिडन एक्टिवेशन
 largest-embedding_matrix = एम्बेडिंग मैट्रिक्स
 largest-residual = रेज़िडुअल स्ट्रीम का एक टेंसर
 alloc-example = nanoGPT का उदाहरण आज़माएँ (12 GB कार्ड पर 6.14 GiB)
-alloc-legend-message = एरर संदेश के आँकड़े
+alloc-legend-message = त्रुटि संदेश के आँकड़े
 alloc-legend-shape = ट्रेनिंग के बारे में आप क्या जानते हैं (वैकल्पिक)
-alloc-result-title = { $size } का एलोकेशन क्या है
-alloc-none = सामान्य आकारों के साथ किसी लैंग्वेज मॉडल का कोई टेंसर इस आकार को नहीं समझाता। अगर आपको पता हो तो शब्दावली, कॉन्टेक्स्ट लंबाई और बैच साइज़ भरें।
+alloc-result-title = { $size } का आवंटन क्या है
+alloc-none = सामान्य आकारों वाले किसी लैंग्वेज मॉडल का कोई टेंसर इस आकार को नहीं समझाता। अगर आपको पता हो तो शब्दावली, कॉन्टेक्स्ट लंबाई और बैच साइज़ भरें।
 alloc-headline-logits = सबसे संभावित: 16 बिट में लॉजिट — { $formula } = { $size }।
 alloc-headline-logits_fp32 = सबसे संभावित: क्रॉस-एन्ट्रॉपी द्वारा बनाई गई लॉजिट की fp32 कॉपी — { $formula } = { $size }।
 alloc-headline-attention_scores = सबसे संभावित: अटेंशन स्कोर — { $formula } = { $size }।
 alloc-fits = ख़ाली मेमोरी में यह batch_size ≤ { $batch } पर, या block_size ≤ { $block } पर समा जाएगा।
 alloc-fits-block-only = ख़ाली मेमोरी में यह केवल block_size ≤ { $block } पर समाएगा।
-alloc-readings = यह एलोकेशन क्या हो सकता है
+alloc-readings = यह आवंटन क्या हो सकता है
 alloc-col-tensor = टेंसर
 alloc-col-shape = आकार
 alloc-col-size = बाइट
@@ -176,46 +177,46 @@ alloc-kind-attention_scores = अटेंशन स्कोर
 alloc-open-training = इन आकारों से पूरी ट्रेनिंग का अनुमान लगाएँ
 fig-requested = माँगा गया
 fig-free = ख़ाली
-fig-reserved-unallocated = PyTorch द्वारा रिज़र्व पर एलोकेट नहीं
-fig-allocated = PyTorch द्वारा एलोकेट
+fig-reserved-unallocated = PyTorch द्वारा आरक्षित पर अनावंटित
+fig-allocated = PyTorch द्वारा आवंटित
 fig-process = इस प्रोसेस द्वारा उपयोग में
 fig-process-other = इस प्रोसेस का बाक़ी हिस्सा (CUDA कॉन्टेक्स्ट)
 fig-others = दूसरे प्रोसेस द्वारा उपयोग में
 fig-used = उपयोग में
 fig-capacity = क्षमता
-fig-picture = एलोकेशन विफल होते समय GPU, और उसके नीचे माँग
+fig-picture = आवंटन विफल होते समय GPU, और उसके नीचे माँग
 fig-picture-caption = ऊपर: GPU की मेमोरी। नीचे: माँग, ख़ाली मेमोरी की शुरुआत से — डैश वाली रेखा के आगे का हिस्सा नहीं समाता।
 fig-table = आँकड़े
 
 ## खोज और नतीजे
 search-title = खोजें
 search-results-for = “{ $query }” के नतीजे
-search-none = कुछ नहीं मिला। दूसरे शब्द आज़माएँ, या पूरी एरर पेस्ट करें:
+search-none = कुछ नहीं मिला। दूसरे शब्द आज़माएँ, या पूरी त्रुटि पेस्ट करें:
 search-in = लेखों की भाषा
-search-hint = किसी भी भाषा में कुछ शब्द लिखें, या एरर संदेश का कोई हिस्सा।
-search-too-long = खोज बहुत लंबी है; कुछ शब्दों से खोजें, या पूरी एरर होम पेज पर पेस्ट करें।
+search-hint = किसी भी भाषा में कुछ शब्द लिखें, या त्रुटि संदेश का कोई हिस्सा।
+search-too-long = खोज बहुत लंबी है; कुछ शब्दों से खोजें, या पूरी त्रुटि होम पेज पर पेस्ट करें।
 match-title = निदान और हल
 match-diagnosis = निदान: { $kind }
-match-where = एरर कहाँ हुई
+match-where = त्रुटि कहाँ हुई
 match-fixes = हल
-match-none = इस टेक्स्ट से अभी कोई लेख मेल नहीं खाता। एरर के कुछ शब्दों से खोज आज़माएँ।
+match-none = इस टेक्स्ट से अभी कोई लेख मेल नहीं खाता। त्रुटि के कुछ शब्दों से खोज आज़माएँ।
 match-open-calculator = इन आँकड़ों के साथ कैलकुलेटर खोलें
 match-your-paste = आपका पेस्ट
 match-again = फिर से खोजें
-match-empty = पहले कोई एरर पेस्ट करें या कुछ शब्द लिखें।
-match-too-long = टेक्स्ट बहुत लंबा है: अधिकतम 256 KiB। ट्रेसबैक का आख़िरी हिस्सा रखें, जहाँ एरर है।
+match-empty = पहले कोई त्रुटि पेस्ट करें या कुछ शब्द लिखें।
+match-too-long = टेक्स्ट बहुत लंबा है: अधिकतम 256 KiB। ट्रेसबैक का आख़िरी हिस्सा रखें, जहाँ त्रुटि है।
 hit-section = हल इस हिस्से में है:
 hit-also-in = इन भाषाओं में भी:
 kind-cuda_oom = CUDA की मेमोरी ख़त्म
 kind-mps_oom = MPS (Apple GPU) की मेमोरी ख़त्म
 kind-cpu_oom = कंप्यूटर की मेमोरी (RAM) ख़त्म
-kind-cuda_error = CUDA एरर
-kind-python_exception = Python एरर
-kind-unknown = कोई जानी-पहचानी एरर नहीं मिली
+kind-cuda_error = CUDA त्रुटि
+kind-python_exception = Python त्रुटि
+kind-unknown = कोई जानी-पहचानी त्रुटि नहीं मिली
 
-## एरर
+## त्रुटियाँ
 error-404-title = पेज नहीं मिला
-error-404-text = इस पते पर कोई पेज नहीं है। शायद लेख की जगह बदल गई है; उसे खोजें, या अपनी एरर पेस्ट करें।
+error-404-text = इस पते पर कोई पेज नहीं है। शायद लेख की जगह बदल गई है; उसे खोजें, या अपनी त्रुटि पेस्ट करें।
 error-500-title = कुछ गड़बड़ हो गई
 error-500-text = सर्वर यह पेज नहीं दिखा सका। समस्या दर्ज कर ली गई है; थोड़ी देर बाद फिर कोशिश करें।
 error-back-home = पेस्ट बॉक्स पर वापस जाएँ
@@ -225,15 +226,17 @@ feedback-question = क्या इससे समस्या हल हु�
 feedback-yes = हाँ
 feedback-no = नहीं
 feedback-thanks-yes = धन्यवाद! ख़ुशी है कि समस्या हल हो गई — आपका वोट दूसरों को यह हल ढूँढने में मदद करता है।
-feedback-thanks-no = बताने के लिए धन्यवाद: आपका वोट हमें यह लेख सुधारने में मदद करता है। पूरी एरर पेस्ट करें, या दूसरे शब्दों से खोजें:
+feedback-thanks-no = बताने के लिए धन्यवाद: आपका वोट हमें यह लेख सुधारने में मदद करता है। पूरी त्रुटि पेस्ट करें, या दूसरे शब्दों से खोजें:
 feedback-no-votes = अभी तक कोई वोट नहीं।
 feedback-count-yes = { $count ->
+    [0] अभी तक किसी ने “हाँ” नहीं कहा
     [one] { $n } व्यक्ति ने “हाँ” कहा
    *[other] { $n } लोगों ने “हाँ” कहा
 }
 feedback-count-no = { $count ->
-    [one] { $n } ने “नहीं” कहा
-   *[other] { $n } ने “नहीं” कहा
+    [0] अभी तक किसी ने “नहीं” नहीं कहा
+    [one] { $n } व्यक्ति ने “नहीं” कहा
+   *[other] { $n } लोगों ने “नहीं” कहा
 }
 feedback-tally = { $yes }, { $no }।
 error-vote-title = आपका वोट दर्ज नहीं हो सका

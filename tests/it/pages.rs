@@ -218,7 +218,7 @@ async fn unknown_pages_are_friendly_html_and_unknown_api_paths_json() {
 async fn an_article_missing_in_the_language_is_shown_in_another_with_a_note() {
     let html = page(&FIXTURES, "/fr/articles/arabic-only").await;
     assert!(html.contains(r#"<article lang="ar" dir="rtl">"#));
-    assert!(html.contains("n’existe pas encore en Français"));
+    assert!(html.contains("n’existe pas encore dans cette langue"));
 }
 
 #[tokio::test]
