@@ -39,6 +39,10 @@ search-submit = ابحث
 ## المقالات
 articles-title = المقالات حسب الموضوع
 articles-all = كل المقالات
+articles-glossary = مسرد المصطلحات
+glossary-title = المسرد
+glossary-intro = كلمة واحدة لكل مفهوم: المصطلحات التي تستعملها هذه المقالات، مع المصطلح الإنجليزي والكلمات التي يكتبها الناس أيضًا للبحث عنه.
+glossary-also = ويُكتب أيضًا:
 articles-tagged = المقالات الموسومة بـ«⁨{ $tag }⁩»
 articles-none = لا توجد مقالات هنا بعد.
 articles-count = { $count ->

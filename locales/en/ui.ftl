@@ -39,6 +39,10 @@ search-submit = Search
 ## Articles
 articles-title = Articles by topic
 articles-all = All articles
+articles-glossary = Glossary of terms
+glossary-title = Glossary
+glossary-intro = One word for each idea: the terms these articles use, with the English term and the words people also type for it.
+glossary-also = Also typed:
 articles-tagged = Articles tagged “{ $tag }”
 articles-none = No article here yet.
 articles-count = { $count ->

@@ -39,6 +39,10 @@ search-submit = Rechercher
 ## Articles
 articles-title = Articles par thème
 articles-all = Tous les articles
+articles-glossary = Glossaire des termes
+glossary-title = Glossaire
+glossary-intro = Un mot par notion : les termes qu’emploient ces articles, avec le terme anglais et les mots que l’on tape aussi pour les chercher.
+glossary-also = On tape aussi :
 articles-tagged = Articles avec l’étiquette « { $tag } »
 articles-none = Pas encore d’article ici.
 articles-count = { $count ->

@@ -39,6 +39,10 @@ search-submit = खोजें
 ## लेख
 articles-title = विषय के अनुसार लेख
 articles-all = सभी लेख
+articles-glossary = शब्दावली देखें
+glossary-title = शब्दावली
+glossary-intro = हर अवधारणा के लिए एक शब्द: इन लेखों में इस्तेमाल होने वाले शब्द, उनके अंग्रेज़ी शब्द के साथ, और वे शब्द जो लोग खोजते समय लिखते हैं।
+glossary-also = लोग यह भी लिखते हैं:
 articles-tagged = “{ $tag }” टैग वाले लेख
 articles-none = यहाँ अभी कोई लेख नहीं है।
 articles-count = { $count ->

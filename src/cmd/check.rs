@@ -5,9 +5,17 @@ use std::io::Write;
 use super::CmdError;
 use crate::cli::CheckArgs;
 use crate::content::{self, LoadReport};
+use crate::i18n;
 
+/// Checks the articles, and the interface strings against the same glossaries.
 pub fn run(args: &CheckArgs) -> Result<(), CmdError> {
-    let report = content::load_dir(&args.content)?;
+    let mut report = content::load_dir(&args.content)?;
+    for (lang, file, source) in i18n::sources() {
+        let name = format!("locales/{lang}/{file}");
+        let glossary = report.library.glossary(*lang);
+        let found = content::style::check_messages(&name, *lang, source, glossary);
+        report.problems.extend(found);
+    }
     print_report(&report, &mut std::io::stdout().lock())?;
     for problem in &report.problems {
         eprintln!("{problem}");

@@ -1,5 +1,6 @@
 use std::collections::BTreeMap;
 
+use super::glossary::Glossary;
 use super::model::Article;
 use crate::i18n::Lang;
 
@@ -8,6 +9,7 @@ use crate::i18n::Lang;
 pub struct Library {
     articles: Vec<Article>,
     groups: BTreeMap<String, BTreeMap<Lang, usize>>,
+    glossaries: BTreeMap<Lang, Glossary>,
 }
 
 /// The order in which other languages stand in for a missing translation.
@@ -24,7 +26,21 @@ impl Library {
                 .entry(article.lang)
                 .or_insert(index);
         }
-        Library { articles, groups }
+        Library {
+            articles,
+            groups,
+            glossaries: BTreeMap::new(),
+        }
+    }
+
+    pub fn with_glossaries(mut self, glossaries: BTreeMap<Lang, Glossary>) -> Self {
+        self.glossaries = glossaries;
+        self
+    }
+
+    /// The glossary of a language, if the content has one.
+    pub fn glossary(&self, lang: Lang) -> Option<&Glossary> {
+        self.glossaries.get(&lang)
     }
 
     pub fn articles(&self) -> &[Article] {

@@ -5,10 +5,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::frontmatter::{self, FrontMatter};
+use super::glossary::{self, GLOSSARY_DIR};
 use super::library::Library;
 use super::markdown;
 use super::model::{Article, Problem};
 use super::rst;
+use super::style;
 use crate::i18n::{Lang, detect_language};
 
 /// Files larger than this are not articles; reading them would only waste memory.
@@ -34,7 +36,12 @@ pub struct LoadReport {
     pub files_read: usize,
 }
 
-/// Loads every article file below `dir`.
+/// Loads every article file below `dir`, and the glossaries of `dir/glossary/`.
+///
+/// A folder with a glossary is a curated catalog: its Markdown articles are also held to the
+/// house style (`style`): the glossary's words, each language's typography, the English
+/// version's code blocks, signatures that pick out their group. Files as people already have
+/// them (a folder without a glossary) are only checked for what ilaj needs to load them.
 pub fn load_dir(dir: &Path) -> Result<LoadReport, ContentError> {
     let mut files = Vec::new();
     collect_files(dir, &mut files).map_err(|source| ContentError::Folder {
@@ -43,13 +50,26 @@ pub fn load_dir(dir: &Path) -> Result<LoadReport, ContentError> {
     })?;
     files.sort();
 
-    let mut problems = Vec::new();
+    let (glossaries, mut problems) = glossary::load(dir);
+    let house_style = dir.join(GLOSSARY_DIR).is_dir();
     let mut articles = Vec::new();
+    let mut code_blocks = BTreeMap::new();
     for path in &files {
         match read_text(path) {
             Ok(text) => match parse_article(path, &text) {
                 Ok((article, warnings)) => {
                     problems.extend(warnings);
+                    let is_markdown = path.extension().is_some_and(|e| e == "md");
+                    if house_style && is_markdown {
+                        let split = frontmatter::split(&text);
+                        let lines = style::body_lines(split.body, split.body_line_offset + 1);
+                        let glossary = glossaries.get(&article.lang);
+                        style::check_prose(path, article.lang, &lines, glossary, &mut problems);
+                        code_blocks.insert(
+                            (article.id.clone(), article.lang),
+                            (path.clone(), lines.code_blocks),
+                        );
+                    }
                     articles.push(article);
                 }
                 Err(fatal) => problems.extend(fatal),
@@ -59,8 +79,12 @@ pub fn load_dir(dir: &Path) -> Result<LoadReport, ContentError> {
     }
     let articles = drop_duplicates(articles, &mut problems);
     check_translations_share_sections(&articles, &mut problems);
+    if house_style {
+        style::check_code_matches_english(&code_blocks, &mut problems);
+        style::check_signatures(&articles, &mut problems);
+    }
     Ok(LoadReport {
-        library: Library::new(articles),
+        library: Library::new(articles).with_glossaries(glossaries),
         problems,
         files_read: files.len(),
     })

@@ -2,13 +2,16 @@
 //! rendering them, and holding them grouped by id in a [`Library`].
 
 mod frontmatter;
+pub mod glossary;
 mod library;
 mod loader;
 mod markdown;
 mod model;
 mod rst;
+pub mod style;
 pub mod watch;
 
+pub use glossary::{Glossary, Term};
 pub use library::Library;
 pub use loader::{ContentError, LoadReport, load_dir, parse_article};
 pub use model::{Article, CALCULATORS, Problem, Section};

@@ -45,6 +45,11 @@ pub struct Messages {
     bundles: HashMap<Lang, FluentBundle<FluentResource>>,
 }
 
+/// The Fluent sources compiled in: language, file name and text.
+pub fn sources() -> &'static [(Lang, &'static str, &'static str)] {
+    SOURCES
+}
+
 /// Problems in the Fluent files, as `lang/file: message`; tests assert there are none.
 pub fn source_problems() -> Vec<String> {
     build().1

@@ -8,5 +8,5 @@ mod numbers;
 pub use detect::detect_language;
 pub use fluent_bundle::FluentArgs;
 pub use lang::{Lang, UnsupportedLanguage};
-pub use messages::{Messages, messages, source_problems};
+pub use messages::{Messages, messages, source_problems, sources};
 pub use numbers::NumberFormat;

@@ -1,6 +1,7 @@
 //! Whether the paste shows allocator or debugging settings already in force.
 //!
-//! PyTorch's own messages *suggest* `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`,
+//! PyTorch's own messages *suggest* `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` (the
+//! variable is `PYTORCH_ALLOC_CONF` from 2.8 on; both names are read),
 //! `max_split_size_mb` and `CUDA_LAUNCH_BLOCKING=1`; those suggestions (and people's "try
 //! setting …") are removed first, then any remaining setting counts as set: an `export` line, a
 //! command line, `os.environ[...] = ...`, `_set_allocator_settings(...)`. Matching works on the
@@ -12,9 +13,9 @@ use std::sync::LazyLock;
 
 static SUGGESTIONS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"(?:try|consider)(?:setting|passing|using|runningwith)(?:pytorch_cuda_alloc_conf=)?",
+        r"(?:try|consider)(?:setting|passing|using|runningwith)(?:pytorch(?:_cuda)?_alloc_conf=)?",
         r"(?:expandable_segments:true|max_split_size_mb|cuda_launch_blocking=1)",
-        r"|pleaseset(?:cuda_launch_blocking=1|pytorch_cuda_alloc_conf)",
+        r"|pleaseset(?:cuda_launch_blocking=1|pytorch(?:_cuda)?_alloc_conf)",
     ))
     .expect("valid regex")
 });
@@ -65,5 +66,17 @@ mod tests {
             py.expandable_segments_set && py.cuda_launch_blocking_set && !py.max_split_size_set
         );
         assert!(!hints("expandable_segments:False").expandable_segments_set);
+    }
+
+    #[test]
+    fn the_allocator_variable_counts_under_its_old_and_new_names() {
+        let new = hints("$ export PYTORCH_ALLOC_CONF=expandable_segments:True\n$ python train.py");
+        assert!(new.expandable_segments_set);
+        let warning =
+            "UserWarning: PYTORCH_CUDA_ALLOC_CONF is deprecated, use PYTORCH_ALLOC_CONF instead";
+        assert_eq!(hints(warning), EnvHints::default());
+        let suggestion =
+            "try setting PYTORCH_ALLOC_CONF=expandable_segments:True to avoid fragmentation";
+        assert_eq!(hints(suggestion), EnvHints::default());
     }
 }

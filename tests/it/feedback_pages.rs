@@ -73,7 +73,9 @@ async fn voting_yes_from_the_french_article_is_stored_and_thanked(db: &TestDb) {
         "thank-you shown"
     );
     assert!(
-        page.contains(r#"<bdi class="num">1</bdi> personne a répondu oui, personne n’a répondu non."#),
+        page.contains(
+            r#"<bdi class="num">1</bdi> personne a répondu oui, personne n’a répondu non."#
+        ),
         "counts with French plurals: {page}"
     );
     assert!(

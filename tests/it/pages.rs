@@ -345,3 +345,28 @@ async fn static_files_are_served_with_types_and_long_caching() {
         StatusCode::NOT_FOUND
     );
 }
+
+#[tokio::test]
+async fn the_glossary_shows_each_language_s_word_for_a_concept() {
+    let router = router_for(&repo_path("content"));
+    for (lang, word) in [
+        ("ar", "تراكم التدرجات"),
+        ("hi", "ग्रेडिएंट एक्युमुलेशन"),
+        ("fr", "accumulation des gradients"),
+        ("en", "gradient accumulation"),
+    ] {
+        let html = page(&router, &format!("/{lang}/glossary")).await;
+        assert!(
+            html.contains(&format!(r#"<dt id="gradient-accumulation">{word}"#)),
+            "{lang}"
+        );
+    }
+    let html = page(&router, "/ar/glossary").await;
+    assert!(html.contains(r#"dir="rtl""#));
+    let reply = get(&FIXTURES, "/fr/glossary").await;
+    assert_eq!(
+        reply.status,
+        StatusCode::NOT_FOUND,
+        "no glossary in the fixtures"
+    );
+}

@@ -10,6 +10,7 @@ mod articles;
 mod assets;
 mod calculators;
 mod charts;
+mod glossary;
 mod home;
 mod language;
 mod search;
@@ -48,6 +49,7 @@ pub fn routes() -> Router<AppState> {
             get(search::match_get).post(search::match_post),
         )
         .route("/{lang}/articles", get(articles::index))
+        .route("/{lang}/glossary", get(glossary::show))
         .route("/{lang}/articles/{id}", get(articles::show))
         .route(
             "/{lang}/articles/{id}/feedback",
@@ -335,20 +337,26 @@ pub async fn fallback(uri: Uri, headers: HeaderMap) -> Response {
     PageError::NotFound(lang).into_response()
 }
 
-/// Plain text as HTML, with every figure (`6.14 GiB`, `35,12 Mio`, `1,024`) isolated
-/// left to right in a `<bdi>`: in an Arabic sentence a number and its unit then read as
-/// one unit, as they do in the tables. The text is escaped first; the pattern only ever
-/// wraps digits, separators and unit names.
+/// Plain text as HTML, with every figure (`6.14 GiB`, `35,12 Mio`, `1,024`) and every code
+/// token (`CUDA_LAUNCH_BLOCKING=1`, `expandable_segments:True`) isolated left to right in a
+/// `<bdi>`: in an Arabic sentence a number and its unit, or a setting and its value, then
+/// read as one unit, as they do in the tables. The text is escaped first; the pattern only
+/// ever wraps digits, separators, unit names and identifier characters.
 pub fn isolate_figures(text: &str) -> String {
-    static FIGURE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r"\b\d(?:[\d.,\u{202f}]*\d)?(?:[\u{a0} ]?(?:[KMGT]i?B|[KMGT]io|B\b|bytes\b|octets\b))?",
-        )
+    static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(concat!(
+            r"(?P<code>\b[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+(?:[=:][A-Za-z0-9_.]+)*",
+            r"|\b[A-Za-z][A-Za-z0-9]*(?:[=:][A-Za-z0-9_.]+)+)",
+            r"|(?P<figure>\b\d(?:[\d.,\u{202f}]*\d)?(?:[\u{a0} ]?(?:[KMGT]i?B|[KMGT]io|B\b|bytes\b|octets\b))?)",
+        ))
         .expect("valid regex")
     });
     let escaped = escape_html(text);
-    FIGURE
-        .replace_all(&escaped, r#"<bdi class="num">$0</bdi>"#)
+    TOKEN
+        .replace_all(&escaped, |c: &regex::Captures<'_>| match c.name("code") {
+            Some(code) => format!(r#"<bdi dir="ltr">{}</bdi>"#, code.as_str()),
+            None => format!(r#"<bdi class="num">{}</bdi>"#, &c[0]),
+        })
         .into_owned()
 }
 
@@ -399,7 +407,16 @@ mod tests {
             isolate_figures("35,12\u{a0}Mio & 65\u{202f}536 lignes"),
             "<bdi class=\"num\">35,12\u{a0}Mio</bdi> &amp; <bdi class=\"num\">65\u{202f}536</bdi> lignes"
         );
-        assert_eq!(isolate_figures("sm_86 bf16"), "sm_86 bf16");
+        // Digits inside a word are not figures.
+        assert_eq!(isolate_figures("bf16 fp8"), "bf16 fp8");
+    }
+
+    #[test]
+    fn code_tokens_are_isolated_whole() {
+        assert_eq!(
+            isolate_figures("اضبط CUDA_LAUNCH_BLOCKING=1 ثم expandable_segments:True"),
+            r#"اضبط <bdi dir="ltr">CUDA_LAUNCH_BLOCKING=1</bdi> ثم <bdi dir="ltr">expandable_segments:True</bdi>"#
+        );
     }
 
     #[test]
