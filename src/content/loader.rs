@@ -53,7 +53,7 @@ pub fn load_dir(dir: &Path) -> Result<LoadReport, ContentError> {
     let (glossaries, mut problems) = glossary::load(dir);
     let house_style = dir.join(GLOSSARY_DIR).is_dir();
     let mut articles = Vec::new();
-    let mut code_blocks = BTreeMap::new();
+    let mut code_blocks = style::CodeBlocks::new();
     for path in &files {
         match read_text(path) {
             Ok(text) => match parse_article(path, &text) {

@@ -246,12 +246,13 @@ fn typography_slips(lang: Lang, line: &str) -> Vec<String> {
                 let after = chars.get(i + 1).copied();
                 let spaced = |c: Option<char>| matches!(c, Some(NBSP | NARROW_NBSP));
                 match c {
-                    ';' | '!' | '?' if before.is_some_and(|b| !b.is_whitespace() || b == ' ') => {
-                        if !spaced(before) {
-                            out.push(format!(
-                                "French typography: a narrow no-break space (U+202F) before « {c} »"
-                            ));
-                        }
+                    ';' | '!' | '?'
+                        if before.is_some_and(|b| !b.is_whitespace() || b == ' ')
+                            && !spaced(before) =>
+                    {
+                        out.push(format!(
+                            "French typography: a narrow no-break space (U+202F) before « {c} »"
+                        ));
                     }
                     ':' if before.is_some_and(|b| b == ' ' || b.is_alphabetic())
                         && !after.is_some_and(char::is_alphanumeric) =>
@@ -322,11 +323,11 @@ fn conjunction_before_code(path: &Path, lines: &BodyLines, problems: &mut Vec<Pr
     }
 }
 
+/// Each article's fenced code blocks (first line, content), by group id and language.
+pub type CodeBlocks = BTreeMap<(String, Lang), (PathBuf, Vec<(usize, String)>)>;
+
 /// Every translation's fenced code blocks are the English version's, in the same order.
-pub fn check_code_matches_english(
-    blocks: &BTreeMap<(String, Lang), (PathBuf, Vec<(usize, String)>)>,
-    problems: &mut Vec<Problem>,
-) {
+pub fn check_code_matches_english(blocks: &CodeBlocks, problems: &mut Vec<Problem>) {
     for ((id, lang), (path, own)) in blocks {
         if *lang == Lang::En {
             continue;
