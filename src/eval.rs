@@ -66,10 +66,43 @@ pub struct SetScore {
     pub mrr_at_5: f64,
 }
 
+/// The cases of one split: `dev` (tuned on) or `test` (held out, never looked at one by one).
+/// Files that are not in the folder are skipped.
+const PASTE_SPLITS: &[(&str, &[&str])] = &[
+    (
+        "dev",
+        &[
+            "pastes-dev.jsonl",
+            "pastes-dev-wave2.jsonl",
+            "pastes-dev-wave3.jsonl",
+        ],
+    ),
+    ("test", &["pastes-test.jsonl"]),
+];
+const QUERY_SPLITS: &[(&str, &[&str])] = &[
+    ("dev", &["queries-dev.jsonl", "queries-dev-wave3.jsonl"]),
+    ("test", &["queries-test.jsonl"]),
+];
+/// `expect` of a paste no article fixes.
+pub const OUT_OF_SCOPE: &str = "out-of-scope";
+
+/// One split's numbers: pastes per answer language (in-scope ones), typed queries per
+/// language, and how many out-of-scope pastes were asked.
+#[derive(Debug, Default, Serialize)]
+pub struct SplitReport {
+    pub split: String,
+    pub pastes: BTreeMap<Lang, SetScore>,
+    pub out_of_scope: usize,
+    pub queries: BTreeMap<Lang, SetScore>,
+}
+
 #[derive(Debug, Default, Serialize)]
 pub struct Report {
+    /// The first dev sets (`pastes-dev.jsonl`, `queries-dev.jsonl`): the bar the tests hold.
     pub pastes: BTreeMap<Lang, SetScore>,
     pub queries: SetScore,
+    /// Every set, dev and test side by side.
+    pub splits: Vec<SplitReport>,
     /// A result in another language although the group exists in the requested one.
     pub language_violations: Vec<String>,
     /// A "Tried to allocate X" figure not extracted exactly.
@@ -99,7 +132,8 @@ pub fn read_jsonl<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, E
         .collect()
 }
 
-/// Runs both sets of `eval_dir` (`pastes-dev.jsonl`, `queries-dev.jsonl`) against `router`.
+/// Runs the first dev sets (`pastes-dev.jsonl`, `queries-dev.jsonl`, with misses listed) and
+/// every split (numbers only) of `eval_dir` against `router`.
 pub async fn run(router: &Router, library: &Library, eval_dir: &Path) -> Result<Report, EvalError> {
     let pastes: Vec<PasteCase> = read_jsonl(&eval_dir.join("pastes-dev.jsonl"))?;
     let queries: Vec<QueryCase> = read_jsonl(&eval_dir.join("queries-dev.jsonl"))?;
@@ -170,6 +204,74 @@ pub async fn run(router: &Router, library: &Library, eval_dir: &Path) -> Result<
         );
     }
     report.queries = score.finish();
+    for (split, files) in PASTE_SPLITS {
+        report
+            .splits
+            .push(run_split(router, eval_dir, split, files).await?);
+    }
+    Ok(report)
+}
+
+/// The pastes and queries of one split; only numbers, so a held-out split is never read case
+/// by case.
+async fn run_split(
+    router: &Router,
+    eval_dir: &Path,
+    split: &str,
+    paste_files: &[&str],
+) -> Result<SplitReport, EvalError> {
+    let mut pastes: Vec<PasteCase> = Vec::new();
+    for file in paste_files {
+        let path = eval_dir.join(file);
+        if path.exists() {
+            pastes.extend(read_jsonl::<PasteCase>(&path)?);
+        }
+    }
+    let mut queries: Vec<QueryCase> = Vec::new();
+    let query_files = QUERY_SPLITS
+        .iter()
+        .find(|(name, _)| *name == split)
+        .map_or(&[][..], |(_, files)| *files);
+    for file in query_files {
+        let path = eval_dir.join(file);
+        if path.exists() {
+            queries.extend(read_jsonl::<QueryCase>(&path)?);
+        }
+    }
+    let (in_scope, out_of_scope): (Vec<&PasteCase>, Vec<&PasteCase>) =
+        pastes.iter().partition(|c| c.expect != OUT_OF_SCOPE);
+    let mut report = SplitReport {
+        split: split.to_owned(),
+        out_of_scope: out_of_scope.len(),
+        ..SplitReport::default()
+    };
+    for lang in Lang::REQUIRED {
+        let mut tally = Tally::default();
+        for case in &in_scope {
+            let body = json!({"text": case.paste, "lang": lang.code(), "limit": 5});
+            let request = Request::post("/api/v1/match")
+                .header("content-type", "application/json")
+                .body(Body::from(body.to_string()))
+                .expect("valid request");
+            let answer = call(router, request, &case.id).await?;
+            tally.add(&result_ids(&answer), &case.expect, &case.accept);
+        }
+        report.pastes.insert(lang, tally.finish());
+        let mut tally = Tally::default();
+        for case in queries.iter().filter(|c| c.lang == lang) {
+            let uri = format!(
+                "/api/v1/search?q={}&lang={}&limit=5",
+                percent_encode(&case.query),
+                case.lang
+            );
+            let request = Request::get(uri)
+                .body(Body::empty())
+                .expect("valid request");
+            let answer = call(router, request, &case.id).await?;
+            tally.add(&result_ids(&answer), &case.expect, &[]);
+        }
+        report.queries.insert(lang, tally.finish());
+    }
     Ok(report)
 }
 
@@ -334,18 +436,32 @@ fn percent_encode(text: &str) -> String {
 impl Report {
     /// The table the `ilaj eval` command prints.
     pub fn table(&self) -> String {
-        let mut out = String::from("set            cases  exact@1  family@1  MRR@5\n");
-        let mut row = |name: &str, s: &SetScore| {
+        let mut out = String::from("set                 cases  exact@1  family@1  MRR@5\n");
+        let row = |out: &mut String, name: &str, s: &SetScore| {
             let _ = writeln!(
                 out,
-                "{name:<14} {:>5}  {:>7.3}  {:>8.3}  {:>5.3}",
+                "{name:<19} {:>5}  {:>7.3}  {:>8.3}  {:>5.3}",
                 s.cases, s.exact_at_1, s.family_at_1, s.mrr_at_5
             );
         };
         for (lang, score) in &self.pastes {
-            row(&format!("pastes ({lang})"), score);
+            row(&mut out, &format!("pastes ({lang})"), score);
         }
-        row("queries", &self.queries);
+        row(&mut out, "queries", &self.queries);
+        let _ = writeln!(out, "\nevery set, dev (tuned on) and test (held out):");
+        for split in &self.splits {
+            for (lang, score) in &split.pastes {
+                row(&mut out, &format!("{} pastes {lang}", split.split), score);
+            }
+            for (lang, score) in &split.queries {
+                row(&mut out, &format!("{} queries {lang}", split.split), score);
+            }
+            let _ = writeln!(
+                out,
+                "{} out-of-scope pastes: {} (no answer state yet to score them)",
+                split.split, split.out_of_scope
+            );
+        }
         let _ = writeln!(
             out,
             "\nnumbers: {}/{} \"Tried to allocate\" figures exact; language violations: {}; language-dependent pastes: {}",

@@ -54,4 +54,20 @@ async fn evaluation_sets_stay_above_the_bar() {
         "{:?}",
         report.language_dependent
     );
+
+    // Every split runs, dev and held-out test, with out-of-scope pastes set apart.
+    let splits: Vec<&str> = report.splits.iter().map(|s| s.split.as_str()).collect();
+    assert_eq!(splits, ["dev", "test"]);
+    for split in &report.splits {
+        for lang in ilaj::i18n::Lang::REQUIRED {
+            assert!(split.pastes[&lang].cases >= 60, "{} pastes", split.split);
+            assert!(
+                split.queries[&lang].cases >= 15,
+                "{} {lang} queries",
+                split.split
+            );
+        }
+    }
+    let out_of_scope: usize = report.splits.iter().map(|s| s.out_of_scope).sum();
+    assert!(out_of_scope >= 40, "{out_of_scope} out-of-scope pastes");
 }
