@@ -64,6 +64,8 @@ pub fn load_dir(dir: &Path) -> Result<LoadReport, ContentError> {
                         let split = frontmatter::split(&text);
                         let lines = style::body_lines(split.body, split.body_line_offset + 1);
                         let glossary = glossaries.get(&article.lang);
+                        let front = style::front_matter_prose(split.yaml.unwrap_or(""));
+                        style::check_prose(path, article.lang, &front, glossary, &mut problems);
                         style::check_prose(path, article.lang, &lines, glossary, &mut problems);
                         code_blocks.insert(
                             (article.id.clone(), article.lang),

@@ -113,6 +113,22 @@ pub fn body_lines(body: &str, first_line: usize) -> BodyLines {
     out
 }
 
+/// The `title:` and `summary:` lines of the front matter, which readers see as prose.
+pub fn front_matter_prose(yaml: &str) -> BodyLines {
+    let mut out = BodyLines::default();
+    for (index, line) in yaml.lines().enumerate() {
+        if let Some(value) = line
+            .strip_prefix("title:")
+            .or_else(|| line.strip_prefix("summary:"))
+        {
+            // The front matter starts on the file's second line, after `---`.
+            out.prose.push((index + 2, value.to_owned()));
+            out.opens_with_code.push(false);
+        }
+    }
+    out
+}
+
 /// Per-file checks: glossary words and the language's typography.
 pub fn check_prose(
     path: &Path,
@@ -255,7 +271,8 @@ fn typography_slips(lang: Lang, line: &str) -> Vec<String> {
                         ));
                     }
                     ':' if before.is_some_and(|b| b == ' ' || b.is_alphabetic())
-                        && !after.is_some_and(char::is_alphanumeric) =>
+                        && !after.is_some_and(char::is_alphanumeric)
+                        && !english_around(&chars, i) =>
                     {
                         out.push(
                             "French typography: a no-break space (U+00A0) before « : »".to_owned(),
@@ -298,6 +315,22 @@ fn typography_slips(lang: Lang, line: &str) -> Vec<String> {
         Lang::En => {}
     }
     dedup(out)
+}
+
+/// The words on both sides of `chars[at]` are plain ASCII: English quoted in French prose
+/// (`CUDA error: device-side assert` in a title, where code spans cannot go).
+fn english_around(chars: &[char], at: usize) -> bool {
+    let before = chars[..at]
+        .iter()
+        .rev()
+        .skip_while(|c| c.is_whitespace())
+        .take_while(|c| !c.is_whitespace());
+    let after = chars[at + 1..]
+        .iter()
+        .skip_while(|c| c.is_whitespace())
+        .take_while(|c| !c.is_whitespace());
+    let mut words = before.chain(after).peekable();
+    words.peek().is_some() && words.all(|c| c.is_ascii())
 }
 
 fn dedup(mut messages: Vec<String>) -> Vec<String> {
@@ -468,11 +501,13 @@ mod tests {
     fn french_spacing_units_and_apostrophes_are_checked() {
         let found = problems(
             Lang::Fr,
-            "Pourquoi ? Il faut 6 GB : l'erreur « oom ».",
+            "Pourquoi ? Il faut 6 GB : l'erreur « oom ». Symptômes : rien",
             None,
         );
         assert!(found.iter().any(|p| p.contains("U+202F")), "{found:?}");
         assert!(found.iter().any(|p| p.contains("U+00A0")), "{found:?}");
+        let english = problems(Lang::Fr, "Le message CUDA error: device-side assert", None);
+        assert!(english.is_empty(), "{english:?}");
         assert!(found.iter().any(|p| p.contains("Gio/Mio")), "{found:?}");
         assert!(found.iter().any(|p| p.contains("’")), "{found:?}");
         assert!(found.iter().any(|p| p.contains("after « « »")), "{found:?}");

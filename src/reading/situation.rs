@@ -1,7 +1,7 @@
 //! What kind of out-of-memory situation a paste describes, read from its figures, its frames
 //! and its words — and which catalog group and section that situation calls for.
 //!
-//! The catalog ids are part of the contract (../shared/CONTRACT.md), so the mapping from a
+//! The catalog ids are part of the contract (CONTRACT.md), so the mapping from a
 //! situation to its group lives here, in one table, rather than in article metadata.
 
 use std::sync::LazyLock;

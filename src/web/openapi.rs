@@ -1,7 +1,7 @@
 //! `GET /api/v1/openapi.json`: the API description.
 //!
 //! The document is written by hand in `openapi.yaml` rather than derived from the Rust types
-//! (utoipa): the API is a contract (`../shared/CONTRACT.md`) that outside clients rely on, its
+//! (utoipa): the API is a contract (CONTRACT.md) that outside clients rely on, its
 //! types live in several modules written in parallel, and a document kept beside the code
 //! reads as the contract does. Tests keep the two honest: every `/api` route must be
 //! described, every example must match its schema, and schemathesis checks live responses
