@@ -6,8 +6,12 @@ use crate::i18n::Lang;
 
 /// A language named in a path: one ilaj has no articles in is not there (404).
 pub fn path_lang(code: &str) -> Result<Lang, ApiError> {
-    code.parse()
-        .map_err(|error: crate::i18n::UnsupportedLanguage| ApiError::not_found(error.to_string()))
+    code.parse().map_err(|_: crate::i18n::UnsupportedLanguage| {
+        let code: String = code.chars().take(16).collect();
+        ApiError::not_found(format!(
+            "no articles in `{code}`: ilaj has them in ar, hi, fr and en"
+        ))
+    })
 }
 
 /// The language a request asks for: an explicit parameter wins (and must be supported), then
