@@ -407,9 +407,14 @@ pub fn check_signatures(articles: &[Article], problems: &mut Vec<Problem>) {
         }
     }
     for article in articles.iter().filter(|a| a.lang == Lang::En) {
+        // Read once per article, for the line of each of its fragments.
+        let source = std::fs::read_to_string(&article.source).unwrap_or_default();
         for fragment in &article.errors {
             let groups = &claims[&fragment.trim().to_lowercase()];
-            let line = source_line(&article.source, fragment);
+            let line = source
+                .lines()
+                .position(|l| l.contains(fragment.as_str()))
+                .map_or(1, |i| i + 1);
             if fragment.trim().chars().count() < MIN_SIGNATURE_CHARS {
                 problems.push(Problem::new(
                     &article.source,
@@ -435,17 +440,6 @@ pub fn check_signatures(articles: &[Article], problems: &mut Vec<Problem>) {
             }
         }
     }
-}
-
-fn source_line(path: &Path, fragment: &str) -> usize {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .position(|l| l.contains(fragment))
-                .map(|i| i + 1)
-        })
-        .unwrap_or(1)
 }
 
 #[cfg(test)]

@@ -25,7 +25,12 @@ pub(super) const POSTGRES: Dialect = Dialect {
     distinct_langs: "string_agg(DISTINCT lang, ',')",
 };
 
-pub(super) const KEY_COLUMNS: &str = "id, name, created_at, last_used_at, revoked_at";
+/// The columns of an `ApiKey`, spliced into the key statements at compile time.
+macro_rules! key_columns {
+    () => {
+        "id, name, created_at, last_used_at, revoked_at"
+    };
+}
 
 pub(super) const INSERT_FEEDBACK: &str =
     "INSERT INTO feedback (article, lang, section, helpful, match_id, created_at)
@@ -62,27 +67,26 @@ pub(super) fn unmatched(dialect: &Dialect) -> String {
 
 pub(super) const QUERY_COUNT: &str = "SELECT COUNT(*) AS n FROM queries";
 
-pub(super) fn insert_key() -> String {
-    format!(
-        "INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3)
-         RETURNING {KEY_COLUMNS}"
-    )
-}
+pub(super) const INSERT_KEY: &str = concat!(
+    "INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) RETURNING ",
+    key_columns!()
+);
 
-pub(super) fn list_keys() -> String {
-    format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id")
-}
+pub(super) const LIST_KEYS: &str = concat!("SELECT ", key_columns!(), " FROM api_keys ORDER BY id");
 
-pub(super) fn key_where(column: &str) -> String {
-    format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE {column} = $1")
-}
+pub(super) const KEY_BY_HASH: &str = concat!(
+    "SELECT ",
+    key_columns!(),
+    " FROM api_keys WHERE key_hash = $1"
+);
 
-pub(super) fn revoke_key() -> String {
-    format!(
-        "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2
-         RETURNING {KEY_COLUMNS}"
-    )
-}
+pub(super) const KEY_BY_NAME: &str =
+    concat!("SELECT ", key_columns!(), " FROM api_keys WHERE name = $1");
+
+pub(super) const REVOKE_KEY: &str = concat!(
+    "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING ",
+    key_columns!()
+);
 
 pub(super) const TOUCH_KEY: &str = "UPDATE api_keys SET last_used_at = $1 WHERE id = $2";
 
@@ -242,7 +246,7 @@ macro_rules! store_impl {
                     key_hash: &str,
                     created_at: i64,
                 ) -> Result<ApiKey, DbError> {
-                    let row = sqlx::query(&sql::insert_key())
+                    let row = sqlx::query(sql::INSERT_KEY)
                         .bind(name)
                         .bind(key_hash)
                         .bind(created_at)
@@ -253,12 +257,12 @@ macro_rules! store_impl {
                 }
 
                 async fn list_api_keys(&self) -> Result<Vec<ApiKey>, DbError> {
-                    let rows = sqlx::query(&sql::list_keys()).fetch_all(&self.pool).await?;
+                    let rows = sqlx::query(sql::LIST_KEYS).fetch_all(&self.pool).await?;
                     Ok(rows.iter().map(api_key).collect::<Result<_, _>>()?)
                 }
 
                 async fn api_key_by_hash(&self, key_hash: &str) -> Result<Option<ApiKey>, DbError> {
-                    let row = sqlx::query(&sql::key_where("key_hash"))
+                    let row = sqlx::query(sql::KEY_BY_HASH)
                         .bind(key_hash)
                         .fetch_optional(&self.pool)
                         .await?;
@@ -266,7 +270,7 @@ macro_rules! store_impl {
                 }
 
                 async fn api_key_by_name(&self, name: &str) -> Result<Option<ApiKey>, DbError> {
-                    let row = sqlx::query(&sql::key_where("name"))
+                    let row = sqlx::query(sql::KEY_BY_NAME)
                         .bind(name)
                         .fetch_optional(&self.pool)
                         .await?;
@@ -278,7 +282,7 @@ macro_rules! store_impl {
                     id: i64,
                     at: i64,
                 ) -> Result<Option<ApiKey>, DbError> {
-                    let row = sqlx::query(&sql::revoke_key())
+                    let row = sqlx::query(sql::REVOKE_KEY)
                         .bind(at)
                         .bind(id)
                         .fetch_optional(&self.pool)

@@ -78,7 +78,10 @@ async fn an_unknown_language_is_404_in_a_path_and_422_in_a_query() {
     let reply = get(&fixture_router(), "/api/v1/articles/de/sample-fix").await;
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
     assert_eq!(reply.json()["error"]["code"], "not_found");
-    let message = reply.json()["error"]["message"].as_str().unwrap().to_owned();
+    let message = reply.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert!(message.contains("ar, hi, fr and en"), "{message}");
     let reply = get(&fixture_router(), "/api/v1/articles?lang=xx").await;
     assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
