@@ -1,8 +1,9 @@
 //! The evaluation of matching and search on the evaluation sets in `eval/`: every paste
 //! goes through `POST /api/v1/match` with lang = ar, hi and fr, every typed query through
 //! `GET /api/v1/search`, exactly as a client would send them. Metrics as the sets' README
-//! defines them: exact@1, family@1, MRR@5, plus the language, number and
-//! language-independence checks.
+//! defines them: exact@1, family@1, MRR@5, the answer states (confident answers right,
+//! coverage, out-of-scope answered confidently), plus the language, number and
+//! language-independence checks. The test split is only counted, never listed case by case.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -86,32 +87,101 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
 /// `expect` of a paste no article fixes.
 pub const OUT_OF_SCOPE: &str = "out-of-scope";
 
+/// How the answer states of one split came out: `confident` must be right, in-scope pastes
+/// should be answered `confident`, out-of-scope ones should not.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct AnswerStates {
+    pub confident: usize,
+    /// Confident answers whose first result is `expect` or in `accept`.
+    pub confident_right: usize,
+    pub in_scope: usize,
+    pub in_scope_confident: usize,
+    pub out_of_scope: usize,
+    pub out_of_scope_confident: usize,
+    pub out_of_scope_none: usize,
+}
+
+impl AnswerStates {
+    fn add(&mut self, answer: &Value, ids: &[String], expect: &str, accept: &[String]) {
+        let state = answer["answer"].as_str().unwrap_or("");
+        let first = ids.first().map(String::as_str);
+        let confident = state == "confident";
+        if expect == OUT_OF_SCOPE {
+            self.out_of_scope += 1;
+            self.out_of_scope_confident += usize::from(confident);
+            self.out_of_scope_none += usize::from(state == "none");
+        } else {
+            self.in_scope += 1;
+            self.in_scope_confident += usize::from(confident);
+        }
+        if confident {
+            self.confident += 1;
+            let right = first.is_some_and(|f| f == expect || accept.iter().any(|a| a == f));
+            self.confident_right += usize::from(right);
+        }
+    }
+
+    /// Share of confident answers that are right (1 when there are none).
+    pub fn precision(&self) -> f64 {
+        ratio(self.confident_right, self.confident, 1.0)
+    }
+
+    /// Share of in-scope cases answered confidently.
+    pub fn coverage(&self) -> f64 {
+        ratio(self.in_scope_confident, self.in_scope, 0.0)
+    }
+
+    /// Share of out-of-scope cases answered confidently (0 when there are none).
+    pub fn out_of_scope_confident_share(&self) -> f64 {
+        ratio(self.out_of_scope_confident, self.out_of_scope, 0.0)
+    }
+}
+
+fn ratio(part: usize, whole: usize, empty: f64) -> f64 {
+    if whole == 0 {
+        empty
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
 /// One split's numbers: pastes per answer language (in-scope ones), typed queries per
-/// language, and how many out-of-scope pastes were asked.
+/// language, and the answer states of pastes and of queries.
 #[derive(Debug, Default, Serialize)]
 pub struct SplitReport {
     pub split: String,
     pub pastes: BTreeMap<Lang, SetScore>,
     pub out_of_scope: usize,
     pub queries: BTreeMap<Lang, SetScore>,
+    pub paste_answers: AnswerStates,
+    pub query_answers: AnswerStates,
+    /// Checks that must hold on every case; counted here, listed in `Report` for dev only.
+    pub number_failures: usize,
+    pub numbers_checked: usize,
+    pub language_violations: usize,
+    pub language_dependent: usize,
 }
 
 #[derive(Debug, Default, Serialize)]
 pub struct Report {
-    /// The first dev sets (`pastes-dev.jsonl`, `queries-dev.jsonl`): the bar the tests hold.
-    pub pastes: BTreeMap<Lang, SetScore>,
-    pub queries: SetScore,
-    /// Every set, dev and test side by side.
+    /// Every split, dev and test side by side.
     pub splits: Vec<SplitReport>,
-    /// A result in another language although the group exists in the requested one.
+    /// Dev cases only (the test split is never read case by case): a result in another
+    /// language although the group exists in the requested one, …
     pub language_violations: Vec<String>,
-    /// A "Tried to allocate X" figure not extracted exactly.
+    /// … a "Tried to allocate X" figure not extracted exactly, …
     pub number_failures: Vec<String>,
-    pub numbers_checked: usize,
-    /// Pastes whose result ids changed with the requested language.
+    /// … pastes whose result ids or answer state changed with the requested language, …
     pub language_dependent: Vec<String>,
-    /// Cases whose first result was not the expected group: `id: expected → got`.
+    /// … and cases whose first result was not the expected group, or whose answer state was
+    /// wrong for an out-of-scope case: `id: expected → got (state, confidence)`.
     pub misses: Vec<String>,
+}
+
+impl Report {
+    pub fn split(&self, name: &str) -> Option<&SplitReport> {
+        self.splits.iter().find(|s| s.split == name)
+    }
 }
 
 pub fn read_jsonl<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, EvalError> {
@@ -132,147 +202,170 @@ pub fn read_jsonl<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, E
         .collect()
 }
 
-/// Runs the first dev sets (`pastes-dev.jsonl`, `queries-dev.jsonl`, with misses listed) and
-/// every split (numbers only) of `eval_dir` against `router`.
+fn read_split<T: for<'de> Deserialize<'de>>(
+    eval_dir: &Path,
+    splits: &[(&str, &[&str])],
+    split: &str,
+) -> Result<Vec<T>, EvalError> {
+    let files = splits
+        .iter()
+        .find(|(name, _)| *name == split)
+        .map_or(&[][..], |(_, files)| *files);
+    let mut cases = Vec::new();
+    for file in files {
+        let path = eval_dir.join(file);
+        if path.exists() {
+            cases.extend(read_jsonl::<T>(&path)?);
+        }
+    }
+    Ok(cases)
+}
+
+/// Runs every split of `eval_dir` against `router`: numbers for all, and for dev the cases
+/// that missed.
 pub async fn run(router: &Router, library: &Library, eval_dir: &Path) -> Result<Report, EvalError> {
-    let pastes: Vec<PasteCase> = read_jsonl(&eval_dir.join("pastes-dev.jsonl"))?;
-    let queries: Vec<QueryCase> = read_jsonl(&eval_dir.join("queries-dev.jsonl"))?;
     let mut report = Report::default();
-
-    let mut ids_by_case: BTreeMap<&str, Vec<Vec<String>>> = BTreeMap::new();
-    for lang in Lang::REQUIRED {
-        let mut score = Tally::default();
-        for case in &pastes {
-            let body = json!({"text": case.paste, "lang": lang.code(), "limit": 5});
-            let answer = call(
-                router,
-                Request::post("/api/v1/match")
-                    .header("content-type", "application/json")
-                    .body(Body::from(body.to_string()))
-                    .expect("valid request"),
-                &case.id,
-            )
-            .await?;
-            if lang == Lang::Ar {
-                check_number(&case.paste, &answer, &case.id, &mut report);
-            }
-            let label = format!("{} [{lang}]", case.id);
-            let ids = score_answer(
-                &mut report,
-                &mut score,
-                library,
-                &answer,
-                lang,
-                &label,
-                &case.expect,
-                &case.accept,
-            );
-            ids_by_case.entry(&case.id).or_default().push(ids);
-        }
-        report.pastes.insert(lang, score.finish());
-    }
-    for (id, runs) in ids_by_case {
-        if runs.windows(2).any(|w| w[0] != w[1]) {
-            report.language_dependent.push(id.to_owned());
-        }
-    }
-
-    let mut score = Tally::default();
-    for case in &queries {
-        let uri = format!(
-            "/api/v1/search?q={}&lang={}&limit=5",
-            percent_encode(&case.query),
-            case.lang
-        );
-        let answer = call(
-            router,
-            Request::get(uri)
-                .body(Body::empty())
-                .expect("valid request"),
-            &case.id,
-        )
-        .await?;
-        score_answer(
-            &mut report,
-            &mut score,
-            library,
-            &answer,
-            case.lang,
-            &case.id,
-            &case.expect,
-            &[],
-        );
-    }
-    report.queries = score.finish();
-    for (split, files) in PASTE_SPLITS {
-        report
-            .splits
-            .push(run_split(router, eval_dir, split, files).await?);
+    for (split, _) in PASTE_SPLITS {
+        let pastes: Vec<PasteCase> = read_split(eval_dir, PASTE_SPLITS, split)?;
+        let queries: Vec<QueryCase> = read_split(eval_dir, QUERY_SPLITS, split)?;
+        let listed = (*split == "dev").then_some(&mut report);
+        let split_report = run_split(router, library, split, &pastes, &queries, listed).await?;
+        report.splits.push(split_report);
     }
     Ok(report)
 }
 
-/// The pastes and queries of one split; only numbers, so a held-out split is never read case
-/// by case.
+/// The pastes and queries of one split. `listed` receives the cases that failed, by id; it
+/// is `None` for a held-out split, which is only ever counted.
 async fn run_split(
     router: &Router,
-    eval_dir: &Path,
+    library: &Library,
     split: &str,
-    paste_files: &[&str],
+    pastes: &[PasteCase],
+    queries: &[QueryCase],
+    mut listed: Option<&mut Report>,
 ) -> Result<SplitReport, EvalError> {
-    let mut pastes: Vec<PasteCase> = Vec::new();
-    for file in paste_files {
-        let path = eval_dir.join(file);
-        if path.exists() {
-            pastes.extend(read_jsonl::<PasteCase>(&path)?);
-        }
-    }
-    let mut queries: Vec<QueryCase> = Vec::new();
-    let query_files = QUERY_SPLITS
-        .iter()
-        .find(|(name, _)| *name == split)
-        .map_or(&[][..], |(_, files)| *files);
-    for file in query_files {
-        let path = eval_dir.join(file);
-        if path.exists() {
-            queries.extend(read_jsonl::<QueryCase>(&path)?);
-        }
-    }
-    let (in_scope, out_of_scope): (Vec<&PasteCase>, Vec<&PasteCase>) =
-        pastes.iter().partition(|c| c.expect != OUT_OF_SCOPE);
     let mut report = SplitReport {
         split: split.to_owned(),
-        out_of_scope: out_of_scope.len(),
+        out_of_scope: pastes.iter().filter(|c| c.expect == OUT_OF_SCOPE).count(),
         ..SplitReport::default()
     };
-    for lang in Lang::REQUIRED {
-        let mut tally = Tally::default();
-        for case in &in_scope {
+    let mut tallies: BTreeMap<Lang, Tally> = BTreeMap::new();
+    for case in pastes {
+        let mut runs: Vec<(Vec<String>, String)> = Vec::new();
+        for lang in Lang::REQUIRED {
             let body = json!({"text": case.paste, "lang": lang.code(), "limit": 5});
             let request = Request::post("/api/v1/match")
                 .header("content-type", "application/json")
                 .body(Body::from(body.to_string()))
                 .expect("valid request");
             let answer = call(router, request, &case.id).await?;
-            tally.add(&result_ids(&answer), &case.expect, &case.accept);
+            let ids = result_ids(&answer);
+            let label = format!("{} [{lang}]", case.id);
+            for violation in language_violations(&answer, library, lang, &label) {
+                report.language_violations += 1;
+                if let Some(listed) = listed.as_deref_mut() {
+                    listed.language_violations.push(violation);
+                }
+            }
+            if lang == Lang::Ar {
+                if let Some(failure) = check_number(&case.paste, &answer, &case.id) {
+                    report.numbers_checked += 1;
+                    if let Err(failure) = failure {
+                        report.number_failures += 1;
+                        if let Some(listed) = listed.as_deref_mut() {
+                            listed.number_failures.push(failure);
+                        }
+                    }
+                }
+                report
+                    .paste_answers
+                    .add(&answer, &ids, &case.expect, &case.accept);
+                if let Some(listed) = listed.as_deref_mut() {
+                    note_miss(listed, &answer, &ids, &case.id, &case.expect, &case.accept);
+                }
+            }
+            if case.expect != OUT_OF_SCOPE {
+                tallies
+                    .entry(lang)
+                    .or_default()
+                    .add(&ids, &case.expect, &case.accept);
+            }
+            let state = answer["answer"].as_str().unwrap_or("").to_owned();
+            runs.push((ids, state));
         }
-        report.pastes.insert(lang, tally.finish());
-        let mut tally = Tally::default();
-        for case in queries.iter().filter(|c| c.lang == lang) {
-            let uri = format!(
-                "/api/v1/search?q={}&lang={}&limit=5",
-                percent_encode(&case.query),
-                case.lang
-            );
-            let request = Request::get(uri)
-                .body(Body::empty())
-                .expect("valid request");
-            let answer = call(router, request, &case.id).await?;
-            tally.add(&result_ids(&answer), &case.expect, &[]);
+        if runs.windows(2).any(|w| w[0] != w[1]) {
+            report.language_dependent += 1;
+            if let Some(listed) = listed.as_deref_mut() {
+                listed.language_dependent.push(case.id.clone());
+            }
         }
-        report.queries.insert(lang, tally.finish());
     }
+    report.pastes = tallies.into_iter().map(|(l, t)| (l, t.finish())).collect();
+
+    let mut tallies: BTreeMap<Lang, Tally> = Lang::REQUIRED
+        .into_iter()
+        .map(|lang| (lang, Tally::default()))
+        .collect();
+    for case in queries {
+        let uri = format!(
+            "/api/v1/search?q={}&lang={}&limit=5",
+            percent_encode(&case.query),
+            case.lang
+        );
+        let request = Request::get(uri)
+            .body(Body::empty())
+            .expect("valid request");
+        let answer = call(router, request, &case.id).await?;
+        let ids = result_ids(&answer);
+        for violation in language_violations(&answer, library, case.lang, &case.id) {
+            report.language_violations += 1;
+            if let Some(listed) = listed.as_deref_mut() {
+                listed.language_violations.push(violation);
+            }
+        }
+        tallies
+            .entry(case.lang)
+            .or_default()
+            .add(&ids, &case.expect, &[]);
+        report.query_answers.add(&answer, &ids, &case.expect, &[]);
+        if let Some(listed) = listed.as_deref_mut() {
+            let label = format!("{} «{}»", case.id, case.query);
+            note_miss(listed, &answer, &ids, &label, &case.expect, &[]);
+        }
+    }
+    report.queries = tallies.into_iter().map(|(l, t)| (l, t.finish())).collect();
     Ok(report)
+}
+
+/// Lists a case whose first result is not `expect`, or an out-of-scope case answered
+/// confidently.
+fn note_miss(
+    report: &mut Report,
+    answer: &Value,
+    ids: &[String],
+    label: &str,
+    expect: &str,
+    accept: &[String],
+) {
+    let first = ids.first().map(String::as_str).unwrap_or("nothing");
+    let state = answer["answer"].as_str().unwrap_or("-");
+    let confidence = answer["results"][0]["confidence"].as_f64().unwrap_or(0.0);
+    let wrong = if expect == OUT_OF_SCOPE {
+        state == "confident"
+    } else {
+        first != expect
+    };
+    if wrong {
+        let family = if accept.iter().any(|a| a == first) {
+            " (family)"
+        } else {
+            ""
+        };
+        report.misses.push(format!(
+            "{label}: {expect} → {first}{family} [{state} {confidence:.2}]"
+        ));
+    }
 }
 
 async fn call(router: &Router, request: Request<Body>, what: &str) -> Result<Value, EvalError> {
@@ -295,37 +388,6 @@ async fn call(router: &Router, request: Request<Body>, what: &str) -> Result<Val
     Ok(serde_json::from_slice(&bytes).unwrap_or(Value::Null))
 }
 
-/// Scores one answer: the language check, the tally and, when the first result is not the
-/// expected group, a line in `misses`. Returns the result ids.
-#[allow(clippy::too_many_arguments)]
-fn score_answer(
-    report: &mut Report,
-    tally: &mut Tally,
-    library: &Library,
-    answer: &Value,
-    lang: Lang,
-    label: &str,
-    expect: &str,
-    accept: &[String],
-) -> Vec<String> {
-    let ids = result_ids(answer);
-    check_languages(
-        answer,
-        library,
-        lang,
-        label,
-        &mut report.language_violations,
-    );
-    tally.add(&ids, expect, accept);
-    if ids.first().map(String::as_str) != Some(expect) {
-        report.misses.push(format!(
-            "{label}: {expect} → {}",
-            ids.first().map(String::as_str).unwrap_or("nothing")
-        ));
-    }
-    ids
-}
-
 fn result_ids(answer: &Value) -> Vec<String> {
     answer["results"]
         .as_array()
@@ -338,13 +400,8 @@ fn result_ids(answer: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn check_languages(
-    answer: &Value,
-    library: &Library,
-    lang: Lang,
-    case: &str,
-    out: &mut Vec<String>,
-) {
+fn language_violations(answer: &Value, library: &Library, lang: Lang, case: &str) -> Vec<String> {
+    let mut out = Vec::new();
     for result in answer["results"].as_array().into_iter().flatten() {
         let id = result["id"].as_str().unwrap_or_default();
         let shown = result["lang"].as_str().unwrap_or_default();
@@ -352,6 +409,7 @@ fn check_languages(
             out.push(format!("{case}: {id} shown in {shown}, asked for {lang}"));
         }
     }
+    out
 }
 
 static TRIED: LazyLock<Regex> = LazyLock::new(|| {
@@ -360,12 +418,10 @@ static TRIED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Checks the figure against the paste independently of the parser: the printed value times
-/// its unit, within half a unit of the last printed digit.
-fn check_number(paste: &str, answer: &Value, case: &str, report: &mut Report) {
-    let Some(captures) = TRIED.captures(paste) else {
-        return;
-    };
-    report.numbers_checked += 1;
+/// its unit, within half a unit of the last printed digit. `None` when the paste has no
+/// such figure.
+fn check_number(paste: &str, answer: &Value, case: &str) -> Option<Result<(), String>> {
+    let captures = TRIED.captures(paste)?;
     let printed = &captures[1];
     let unit: f64 = match &captures[2] {
         "bytes" | "B" => 1.0,
@@ -378,11 +434,13 @@ fn check_number(paste: &str, answer: &Value, case: &str, report: &mut Report) {
     let expected = printed.parse::<f64>().unwrap_or(0.0) * unit;
     let tolerance = 0.5 * unit / 10f64.powi(decimals as i32);
     let got = answer["diagnosis"]["facts"]["tried_to_allocate_bytes"].as_f64();
-    if !got.is_some_and(|got| (got - expected).abs() <= tolerance) {
-        report.number_failures.push(format!(
+    if got.is_some_and(|got| (got - expected).abs() <= tolerance) {
+        Some(Ok(()))
+    } else {
+        Some(Err(format!(
             "{case}: printed {printed} {}, extracted {got:?}",
             &captures[2]
-        ));
+        )))
     }
 }
 
@@ -444,11 +502,6 @@ impl Report {
                 s.cases, s.exact_at_1, s.family_at_1, s.mrr_at_5
             );
         };
-        for (lang, score) in &self.pastes {
-            row(&mut out, &format!("pastes ({lang})"), score);
-        }
-        row(&mut out, "queries", &self.queries);
-        let _ = writeln!(out, "\nevery set, dev (tuned on) and test (held out):");
         for split in &self.splits {
             for (lang, score) in &split.pastes {
                 row(&mut out, &format!("{} pastes {lang}", split.split), score);
@@ -456,20 +509,40 @@ impl Report {
             for (lang, score) in &split.queries {
                 row(&mut out, &format!("{} queries {lang}", split.split), score);
             }
-            let _ = writeln!(
-                out,
-                "{} out-of-scope pastes: {} (no answer state yet to score them)",
-                split.split, split.out_of_scope
-            );
         }
         let _ = writeln!(
             out,
-            "\nnumbers: {}/{} \"Tried to allocate\" figures exact; language violations: {}; language-dependent pastes: {}",
-            self.numbers_checked - self.number_failures.len(),
-            self.numbers_checked,
-            self.language_violations.len(),
-            self.language_dependent.len()
+            "\nanswer states          confident right  coverage  out-of-scope confident  out-of-scope none"
         );
+        for split in &self.splits {
+            for (what, states) in [("pastes", &split.paste_answers), ("queries", &split.query_answers)] {
+                let _ = writeln!(
+                    out,
+                    "{:<22} {:>6.3} ({:>3}/{:<3}) {:>8.3}  {:>10.3} ({:>2}/{:<2})  {:>12}",
+                    format!("{} {what}", split.split),
+                    states.precision(),
+                    states.confident_right,
+                    states.confident,
+                    states.coverage(),
+                    states.out_of_scope_confident_share(),
+                    states.out_of_scope_confident,
+                    states.out_of_scope,
+                    states.out_of_scope_none,
+                );
+            }
+        }
+        out.push('\n');
+        for split in &self.splits {
+            let _ = writeln!(
+                out,
+                "{}: {}/{} \"Tried to allocate\" figures exact; language violations: {}; language-dependent pastes: {}",
+                split.split,
+                split.numbers_checked - split.number_failures,
+                split.numbers_checked,
+                split.language_violations,
+                split.language_dependent
+            );
+        }
         for line in self
             .number_failures
             .iter()
@@ -479,7 +552,7 @@ impl Report {
             let _ = writeln!(out, "  {line}");
         }
         if !self.misses.is_empty() {
-            let _ = writeln!(out, "\nfirst result not the expected group:");
+            let _ = writeln!(out, "\ndev cases answered wrong:");
             for miss in &self.misses {
                 let _ = writeln!(out, "  {miss}");
             }

@@ -12,7 +12,7 @@ mod situation;
 
 pub use diagnosis::Diagnosis;
 pub use fingerprint::{Fingerprint, MAX_QUERY_FINGERPRINT_CHARS, QUERY_KIND};
-pub use situation::{MemoryReading, Situation};
+pub use situation::{MEMORY_FAMILY, MemoryReading, Situation};
 
 use std::collections::BTreeSet;
 

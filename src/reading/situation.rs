@@ -22,6 +22,18 @@ pub enum Situation {
     MemoryGrowth,
     MpsOom,
     HostRam,
+    /// Out of memory while fine-tuning a large language model (LoRA, QLoRA, TRL, …).
+    LlmFinetune,
+    /// Out of memory while an LLM server or `generate()` holds its KV cache.
+    LlmServing,
+    /// Out of memory in an image or video generation pipeline.
+    Diffusion,
+    /// Out of memory with DeepSpeed ZeRO or FSDP sharding.
+    Sharded,
+    /// Memory that `torch.compile` (Inductor, CUDA Graphs) holds.
+    Compile,
+    /// GPU memory still shown as used by `nvidia-smi` after a run ended or was interrupted.
+    NotReleased,
     /// Nothing specific: ranking rests on signatures and text alone.
     Other,
 }
@@ -36,9 +48,213 @@ impl Situation {
             Situation::MemoryGrowth => Some("memory-growth-leak"),
             Situation::MpsOom => Some("mps-oom"),
             Situation::HostRam => Some("cpu-ram-oom"),
+            Situation::LlmFinetune => Some("llm-finetune-oom"),
+            Situation::LlmServing => Some("llm-inference-kv-cache"),
+            Situation::Diffusion => Some("diffusion-pipeline-oom"),
+            Situation::Sharded => Some("zero-fsdp-oom"),
+            Situation::Compile => Some("torch-compile-memory"),
+            Situation::NotReleased => Some("gpu-memory-not-released"),
             Situation::Other => None,
         }
     }
+}
+
+/// Groups that answer one and the same out-of-memory message in different situations: the
+/// message's signatures cannot tell them apart, so among them the situation decides.
+pub const MEMORY_FAMILY: &[&str] = &[
+    "cuda-oom-training",
+    "cuda-oom-inference",
+    "cuda-oom-fragmentation",
+    "memory-growth-leak",
+    "gpu-memory-estimate",
+    "activation-memory",
+    "llm-finetune-oom",
+    "llm-inference-kv-cache",
+    "diffusion-pipeline-oom",
+    "zero-fsdp-oom",
+    "torch-compile-memory",
+    "oom-recovery-handler",
+    "gpu-memory-not-released",
+];
+
+/// The software a paste comes from, read from package paths, imports, commands, class names
+/// and log banners: each stack's own identifiers, compared as whole tokens.
+const STACKS: &[(Situation, &[&str])] = &[
+    (
+        Situation::Compile,
+        &[
+            "_inductor",
+            "_dynamo",
+            "inductor",
+            "cudagraphs",
+            "cudagraph_trees",
+            "max-autotune",
+            "max_autotune",
+            "torch.compile",
+        ],
+    ),
+    (
+        Situation::Sharded,
+        &[
+            "deepspeed",
+            "zero3",
+            "zero-3",
+            "zero_optimization",
+            "stage3",
+            "fsdp",
+            "fullyshardeddataparallel",
+            "offload_optimizer",
+            "offload_param",
+            "megatron",
+        ],
+    ),
+    (
+        Situation::LlmFinetune,
+        &[
+            "peft",
+            "trl",
+            "unsloth",
+            "llamafactory",
+            "llama_factory",
+            "llama-factory",
+            "axolotl",
+            "lora",
+            "qlora",
+            "sfttrainer",
+            "sfttrainer.train",
+            "loraconfig",
+            "get_peft_model",
+            "prepare_model_for_kbit_training",
+            "lora_r",
+            "lora_alpha",
+            "train_bash",
+            "finetune.py",
+        ],
+    ),
+    (
+        Situation::LlmServing,
+        &[
+            "vllm",
+            "text_generation_server",
+            "text-generation-launcher",
+            "text-generation-inference",
+            "text-generation-webui",
+            "oobabooga",
+            "tgi",
+            "sglang",
+            "lmdeploy",
+            "exllama",
+            "exllamav2",
+            "cache_engine",
+            "kv_cache",
+            "kv-cache",
+            "past_key_value",
+            "past_key_values",
+            "max_model_len",
+            "gpu_memory_utilization",
+            "max-batch-prefill-tokens",
+            "max_num_seqs",
+            "samplingparams",
+        ],
+    ),
+    (
+        Situation::Diffusion,
+        &[
+            "diffusers",
+            "comfyui",
+            "comfy",
+            "ksampler",
+            "stable-diffusion-webui",
+            "stable_diffusion",
+            "stable-diffusion",
+            "sd-webui",
+            "sd_hijack",
+            "ldm",
+            "sgm",
+            "sdxl",
+            "controlnet",
+            "animatediff",
+            "txt2img",
+            "img2img",
+            "hires",
+            "highres",
+            "hiresfix",
+            "unet",
+            "vae",
+            "enable_model_cpu_offload",
+            "enable_sequential_cpu_offload",
+            "fooocus",
+            "invokeai",
+        ],
+    ),
+];
+
+/// Stack names written as several words.
+const STACK_PHRASES: &[(&str, Situation)] = &[
+    ("kv cache", Situation::LlmServing),
+    ("key-value cache", Situation::LlmServing),
+    ("stable diffusion", Situation::Diffusion),
+    ("torch compile", Situation::Compile),
+    ("zero stage 3", Situation::Sharded),
+    ("zero 3", Situation::Sharded),
+];
+
+/// A token naming a stack, or a class name that is a generation pipeline
+/// (`StableDiffusionXLPipeline`, `CogView3PlusPipeline`, `FluxPipeline`).
+fn stack_of_token(token: &str) -> Option<Situation> {
+    if token.len() > "pipeline".len() + 2
+        && token.ends_with("pipeline")
+        && !token.contains('_')
+        && !token.contains('.')
+    {
+        return Some(Situation::Diffusion);
+    }
+    STACKS
+        .iter()
+        .find(|(_, markers)| markers.contains(&token))
+        .map(|(situation, _)| *situation)
+}
+
+/// The stack with the most distinct markers in `lower`, if any (ties: the earlier in
+/// [`STACKS`], the more specific).
+pub fn stack(lower: &str) -> Option<Situation> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut counts = [0u32; STACKS.len()];
+    for token in lower
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .map(|t| t.trim_matches(['.', '-']))
+        .filter(|t| t.len() >= 3)
+    {
+        if seen.contains(&token) {
+            continue;
+        }
+        let Some(situation) = stack_of_token(token).or_else(|| {
+            // `site-packages/vllm/worker.py` and `torch._dynamo.eval_frame` name their
+            // package in a dotted or hyphenated part.
+            token
+                .split(['.', '-'])
+                .filter(|part| part.len() >= 3)
+                .find_map(stack_of_token)
+        }) else {
+            continue;
+        };
+        seen.push(token);
+        if let Some(slot) = STACKS.iter().position(|(s, _)| *s == situation) {
+            counts[slot] += 1;
+        }
+    }
+    for (phrase, situation) in STACK_PHRASES {
+        if contains_word(lower, phrase) {
+            if let Some(slot) = STACKS.iter().position(|(s, _)| s == situation) {
+                counts[slot] += 1;
+            }
+        }
+    }
+    let best = counts.iter().copied().max().unwrap_or(0);
+    (best > 0)
+        .then(|| counts.iter().position(|&c| c == best))
+        .flatten()
+        .map(|slot| STACKS[slot].0)
 }
 
 /// Facts about the figures of a CUDA out-of-memory message.
@@ -63,9 +279,16 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
     let reserved = facts
         .reserved_total_bytes
         .or_else(|| Some(facts.allocated_by_pytorch_bytes? + facts.reserved_unallocated_bytes?));
+    // Fragmentation: a large share of what PyTorch reserved sits unused, or enough of it to
+    // hold the request was unused and the request still failed (no block was big enough).
     let fragmented = match (unallocated, reserved) {
         (Some(unallocated), Some(reserved)) if reserved > 0 => {
-            unallocated >= 256 * MIB && unallocated as f64 >= 0.3 * reserved as f64
+            let share = unallocated as f64 / reserved as f64;
+            let request_fitted = facts
+                .tried_to_allocate_bytes
+                .is_some_and(|request| unallocated >= request);
+            (unallocated >= 256 * MIB && share >= 0.3)
+                || (request_fitted && unallocated >= 64 * MIB && share >= 0.15)
         }
         _ => false,
     };
@@ -135,6 +358,16 @@ const INFERENCE_WORDS: &[&str] = &[
     "testing",
     "no_grad",
     "inference_mode",
+    "whisper",
+    "transcribe",
+    "transcription",
+    "sam",
+    "sam2",
+    "sam3",
+    "segment_anything",
+    "predictor",
+    "detect",
+    "detection",
     "inférence",
     "évaluation",
     "génération",
@@ -172,6 +405,8 @@ const INFERENCE_FRAME_PARTS: &[&str] = &[
     "sample",
     "demo",
     "estimate_loss",
+    "transcribe",
+    "detect",
 ];
 const TRAINING_FRAME_PARTS: &[&str] = &["backward", "train", "finetun"];
 
@@ -241,19 +476,21 @@ pub fn describes_growth(text: &str) -> bool {
 }
 
 pub fn situation(parsed: &Parsed, text: &str) -> Situation {
+    let lower: String = text
+        .chars()
+        .take(64 * 1024)
+        .collect::<String>()
+        .to_lowercase();
     match parsed.kind {
         ErrorKind::MpsOom => Situation::MpsOom,
-        ErrorKind::CpuOom => Situation::HostRam,
-        ErrorKind::CudaOom => {
-            if describes_growth(text) {
-                Situation::MemoryGrowth
-            } else if read_memory(&parsed.facts).fragmented {
-                Situation::Fragmentation
-            } else if is_inference(parsed, text) {
-                Situation::InferenceOom
-            } else {
-                Situation::TrainingOom
-            }
+        ErrorKind::CpuOom => match stack(&lower) {
+            Some(Situation::Sharded) => Situation::Sharded,
+            _ => Situation::HostRam,
+        },
+        ErrorKind::CudaOom => cuda_oom_situation(parsed, text, &lower),
+        _ if shows_nvidia_smi(text) => Situation::NotReleased,
+        _ if contains_word(&lower, "killed") && lower.contains("checkpoint shards") => {
+            Situation::HostRam
         }
         // Prose about memory without an error message ("my GPU runs out of memory after a
         // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation.
@@ -261,6 +498,28 @@ pub fn situation(parsed: &Parsed, text: &str) -> Situation {
         _ if mentions_running_out(text) => situation_from_words(parsed, text),
         _ => Situation::Other,
     }
+}
+
+/// A CUDA out-of-memory error: the stack it came from first (its article knows that stack's
+/// levers), then what the figures show, then where in the workflow it struck.
+fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> Situation {
+    if let Some(stack) = stack(lower) {
+        return stack;
+    }
+    if describes_growth(text) {
+        Situation::MemoryGrowth
+    } else if read_memory(&parsed.facts).fragmented {
+        Situation::Fragmentation
+    } else if is_inference(parsed, text) {
+        Situation::InferenceOom
+    } else {
+        Situation::TrainingOom
+    }
+}
+
+/// `nvidia-smi`'s table: someone asking about the memory it shows as used.
+fn shows_nvidia_smi(text: &str) -> bool {
+    text.contains("NVIDIA-SMI") || (text.contains("Memory-Usage") && text.contains("MiB /"))
 }
 
 /// Phrases for "out of memory" as people type them in each language.
@@ -294,7 +553,9 @@ fn mentions_running_out(text: &str) -> bool {
 fn situation_from_words(parsed: &Parsed, text: &str) -> Situation {
     let lower = text.to_lowercase();
     let any = |words: &[&str]| words.iter().any(|w| contains_word(&lower, w));
-    if any(MPS_WORDS) {
+    if let Some(stack) = stack(&lower) {
+        stack
+    } else if any(MPS_WORDS) {
         Situation::MpsOom
     } else if any(HOST_WORDS) {
         Situation::HostRam

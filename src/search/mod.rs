@@ -41,7 +41,7 @@ use self::signatures::Signatures;
 use crate::content::{Article, Library};
 use crate::db::FeedbackCounts;
 use crate::i18n::Lang;
-use crate::reading::{Diagnosis, Fingerprint, Reading};
+use crate::reading::{Diagnosis, Fingerprint, MEMORY_FAMILY, Reading};
 
 /// Documents looked at per query: the catalog has a few hundred in all.
 const CANDIDATE_DOCS: usize = 300;
@@ -175,11 +175,22 @@ impl Engine {
     fn rank(&self, reading: &Reading<'_>, lang: Lang, limit: usize) -> Vec<Hit> {
         let terms = self.query_terms(reading);
         let (group_text, section_scores) = self.text_scores(&terms);
-        let signature_scores = self.signatures.scores(reading.text);
+        let mut signature_scores = self.signatures.scores(reading.text);
+        let situation_group = reading.situation.group();
+        // The out-of-memory message is one for all its situations: the situation's group
+        // takes the strongest evidence that message gave any group of its family.
+        if let Some(group) = situation_group.filter(|g| MEMORY_FAMILY.contains(g)) {
+            let family_best = MEMORY_FAMILY
+                .iter()
+                .filter_map(|g| signature_scores.get(*g))
+                .copied()
+                .fold(0.0_f32, f32::max);
+            let own = signature_scores.entry(group.to_owned()).or_insert(0.0);
+            *own = own.max(family_best);
+        }
         let best_text = group_text.values().copied().fold(0.0_f32, f32::max);
         let feedback = self.feedback.load();
 
-        let situation_group = reading.situation.group();
         let mut groups: BTreeSet<&str> = group_text.keys().map(String::as_str).collect();
         groups.extend(signature_scores.keys().map(String::as_str));
         groups.extend(situation_group.filter(|g| !self.library.translations(g).is_empty()));

@@ -43,10 +43,13 @@ static CUDA_ERROR: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A shell's report that the process was killed (bash, macOS; zsh's `[1]    4242 killed …`,
-/// whose `[1]` the log-prefix stripping may already have removed).
+/// whose `[1]` the log-prefix stripping may already have removed), also glued to the end of a
+/// progress bar, which leaves no line break before it (`3/8 [00:02<00:03,  1.28it/s]Killed`).
 static KILLED_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:Killed(?:\s*:\s*9)?(?:\s.*)?|(?:\[[0-9]+\]\s+)?[0-9]+\s+killed\s.*)$")
-        .expect("valid regex")
+    Regex::new(
+        r"^\s*(?:Killed(?:\s*:\s*9)?(?:\s.*)?|(?:\[[0-9]+\]\s+)?[0-9]+\s+killed\s.*)$|(?:it/s|s/it)\]\s*Killed\s*$",
+    )
+    .expect("valid regex")
 });
 
 /// The specific family named by keywords anywhere in `lower` (the squashed, lower-cased paste),
@@ -145,6 +148,10 @@ mod tests {
         );
         assert_eq!(
             kind("train.sh: line 3: 1234\nKilled"),
+            Some(ErrorKind::CpuOom)
+        );
+        assert_eq!(
+            kind("Loading checkpoint shards:  38%|██▊    | 3/8 [00:02<00:03,  1.28it/s]Killed"),
             Some(ErrorKind::CpuOom)
         );
         assert_eq!(
