@@ -66,6 +66,10 @@ pub struct EvalArgs {
     /// Folder holding pastes-dev.jsonl and queries-dev.jsonl.
     #[arg(long, default_value = "eval")]
     pub eval_dir: PathBuf,
+    /// Also write the ranking evidence of every dev result, with whether it was right, as
+    /// JSON lines to this file (what the confidence model is fitted on).
+    #[arg(long)]
+    pub features: Option<PathBuf>,
     /// Folder holding the articles.
     #[arg(long, env = "ILAJ_CONTENT", default_value = "content")]
     pub content: PathBuf,

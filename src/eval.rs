@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 
 use crate::content::Library;
+use crate::search::{Engine, Hit};
 use crate::i18n::Lang;
 
 #[derive(Debug, thiserror::Error)]
@@ -233,6 +234,40 @@ pub async fn run(router: &Router, library: &Library, eval_dir: &Path) -> Result<
         report.splits.push(split_report);
     }
     Ok(report)
+}
+
+/// The ranking evidence of every result of the dev split, one JSON line each, with whether the
+/// result is right: what the confidence model is fitted on (never the test split).
+pub fn dev_features(engine: &Engine, eval_dir: &Path) -> Result<String, EvalError> {
+    let pastes: Vec<PasteCase> = read_split(eval_dir, PASTE_SPLITS, "dev")?;
+    let queries: Vec<QueryCase> = read_split(eval_dir, QUERY_SPLITS, "dev")?;
+    let mut out = String::new();
+    let mut line = |case: &str, expect: &str, accept: &[String], rank: usize, hit: &Hit| {
+        let right = hit.id == expect || accept.contains(&hit.id);
+        let row = json!({
+            "case": case,
+            "rank": rank,
+            "id": hit.id,
+            "out_of_scope": expect == OUT_OF_SCOPE,
+            "right": right,
+            "evidence": hit.evidence,
+        });
+        out.push_str(&row.to_string());
+        out.push('\n');
+    };
+    for case in &pastes {
+        let outcome = engine.match_paste(&case.paste, Lang::Ar, 5);
+        for (rank, hit) in outcome.results.iter().enumerate() {
+            line(&case.id, &case.expect, &case.accept, rank, hit);
+        }
+    }
+    for case in &queries {
+        let outcome = engine.search(&case.query, case.lang, 5);
+        for (rank, hit) in outcome.results.iter().enumerate() {
+            line(&case.id, &case.expect, &[], rank, hit);
+        }
+    }
+    Ok(out)
 }
 
 /// The pastes and queries of one split. `listed` receives the cases that failed, by id; it

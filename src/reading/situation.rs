@@ -185,6 +185,8 @@ const STACKS: &[(Situation, &[&str])] = &[
             "enable_sequential_cpu_offload",
             "fooocus",
             "invokeai",
+            "upscale",
+            "upscaler",
         ],
     ),
 ];
@@ -220,6 +222,16 @@ fn stack_of_token(token: &str) -> Option<Situation> {
 pub fn stack(lower: &str) -> Option<Situation> {
     let mut seen: Vec<&str> = Vec::new();
     let mut counts = [0u32; STACKS.len()];
+    // Stable Diffusion web UIs (AUTOMATIC1111 and its forks) print the exception's bare
+    // name; PyTorch's own traceback prints `torch.OutOfMemoryError` or `torch.cuda.…`.
+    if lower
+        .lines()
+        .any(|line| line.trim_start().starts_with("outofmemoryerror: cuda out of memory"))
+    {
+        if let Some(slot) = STACKS.iter().position(|(s, _)| *s == Situation::Diffusion) {
+            counts[slot] += 1;
+        }
+    }
     for token in lower
         .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
         .map(|t| t.trim_matches(['.', '-']))
@@ -493,7 +505,11 @@ pub fn situation(parsed: &Parsed, text: &str) -> Situation {
             Situation::HostRam
         }
         // Prose about memory without an error message ("my GPU runs out of memory after a
-        // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation.
+        // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation, the stack it
+        // comes from first.
+        _ if (describes_growth(text) && mentions_memory(text)) && stack(&lower).is_some() => {
+            stack(&lower).unwrap_or(Situation::MemoryGrowth)
+        }
         _ if describes_growth(text) && mentions_memory(text) => Situation::MemoryGrowth,
         _ if mentions_running_out(text) => situation_from_words(parsed, text),
         _ => Situation::Other,

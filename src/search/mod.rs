@@ -19,6 +19,7 @@
 //! ranks.
 
 pub mod analyzers;
+pub mod confidence;
 pub mod feedback;
 mod index;
 mod signatures;
@@ -34,7 +35,10 @@ use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 
+pub use confidence::{AnswerState, Evidence};
 pub use feedback::{feedback_factor, helpful_share};
+
+use self::confidence::{answer_state, confidence};
 
 use self::index::{BuiltIndex, prose_analyzer};
 use self::signatures::Signatures;
@@ -42,6 +46,7 @@ use crate::content::{Article, Library};
 use crate::db::FeedbackCounts;
 use crate::i18n::Lang;
 use crate::reading::{Diagnosis, Fingerprint, MEMORY_FAMILY, Reading};
+use crate::traceback::ErrorKind;
 
 /// Documents looked at per query: the catalog has a few hundred in all.
 const CANDIDATE_DOCS: usize = 300;
@@ -76,6 +81,11 @@ pub struct Hit {
     pub summary: String,
     pub url: String,
     pub score: f32,
+    /// The probability, calibrated on labelled pastes, that this result fixes the error.
+    pub confidence: f32,
+    /// What ranked it; kept for calibration, not part of the answer.
+    #[serde(skip)]
+    pub evidence: Evidence,
     pub fallback: bool,
     pub section: Option<SectionHit>,
     pub snippet: String,
@@ -92,6 +102,7 @@ pub struct SectionHit {
 /// The answer to a paste: what it means and what fixes it.
 #[derive(Debug, Clone, Serialize)]
 pub struct MatchOutcome {
+    pub answer: AnswerState,
     pub lang: Lang,
     pub diagnosis: Diagnosis,
     pub results: Vec<Hit>,
@@ -103,6 +114,7 @@ pub struct MatchOutcome {
 /// The answer to typed words.
 #[derive(Debug, Clone)]
 pub struct SearchOutcome {
+    pub answer: AnswerState,
     pub results: Vec<Hit>,
     pub fingerprint: Fingerprint,
 }
@@ -154,8 +166,9 @@ impl Engine {
     /// The result ids do not depend on `lang`; only the language they are shown in does.
     pub fn match_paste(&self, text: &str, lang: Lang, limit: usize) -> MatchOutcome {
         let reading = Reading::paste(text, lang);
-        let results = self.rank(&reading, lang, limit);
+        let (answer, results) = self.rank(&reading, lang, limit);
         MatchOutcome {
+            answer,
             lang,
             diagnosis: reading.diagnosis.unwrap_or_default(),
             results,
@@ -166,13 +179,15 @@ impl Engine {
     /// Searches typed words (any of ar, hi, fr, en, or error text) and shows hits in `lang`.
     pub fn search(&self, query: &str, lang: Lang, limit: usize) -> SearchOutcome {
         let reading = Reading::query(query, lang);
+        let (answer, results) = self.rank(&reading, lang, limit);
         SearchOutcome {
-            results: self.rank(&reading, lang, limit),
+            answer,
+            results,
             fingerprint: reading.fingerprint,
         }
     }
 
-    fn rank(&self, reading: &Reading<'_>, lang: Lang, limit: usize) -> Vec<Hit> {
+    fn rank(&self, reading: &Reading<'_>, lang: Lang, limit: usize) -> (AnswerState, Vec<Hit>) {
         let terms = self.query_terms(reading);
         let (group_text, section_scores) = self.text_scores(&terms);
         let mut signature_scores = self.signatures.scores(reading.text);
@@ -224,18 +239,38 @@ impl Engine {
             .find(|(l, _)| *l == lang)
             .map(|(_, words)| words)
             .unwrap_or(&no_terms);
-        scored
+        let top = scored.first().map_or(0.0, |s| s.0);
+        let second = scored.get(1).map_or(0.0, |s| s.0);
+        let error_read = !matches!(reading.parsed.kind, ErrorKind::Unknown)
+            || reading.parsed.exception.is_some();
+        let hits: Vec<Hit> = scored
             .into_iter()
             .take(limit)
-            .filter_map(|(score, group)| {
+            .enumerate()
+            .filter_map(|(rank, (score, group))| {
                 let (article, fallback) = self.library.resolve(group, lang)?;
                 let preferred = reading
                     .preferred_section
                     .filter(|_| situation_group == Some(group));
                 let section = choose_section(article, section_scores.get(group), preferred);
-                Some(self.hit(article, fallback, score, section, display_terms))
+                let evidence = Evidence {
+                    signature: signature_scores.get(group).copied().unwrap_or(0.0),
+                    situation: situation_group == Some(group),
+                    text: group_text.get(group).copied().unwrap_or(0.0),
+                    share: score / top,
+                    lead: if rank == 0 {
+                        (score - second) / top
+                    } else {
+                        (score - top) / top
+                    },
+                    error_read,
+                    typed: reading.diagnosis.is_none(),
+                };
+                Some(self.hit(article, fallback, score, evidence, section, display_terms))
             })
-            .collect()
+            .collect();
+        let answer = answer_state(hits.first().map(|h| (&h.evidence, h.confidence)));
+        (answer, hits)
     }
 
     /// BM25 per group (best whole-article document) and per (group, section).
@@ -357,6 +392,7 @@ impl Engine {
         article: &Article,
         fallback: bool,
         score: f32,
+        evidence: Evidence,
         section: Option<&crate::content::Section>,
         display_terms: &[String],
     ) -> Hit {
@@ -371,6 +407,8 @@ impl Engine {
             title: article.title.clone(),
             summary: article.summary.clone(),
             score: (score * 1000.0).round() / 1000.0,
+            confidence: confidence(&evidence),
+            evidence,
             fallback,
             section: section.map(|s| SectionHit {
                 id: s.id.clone(),

@@ -10,7 +10,7 @@ use super::extract::{ApiJson, ApiQuery};
 use super::lang::requested_lang;
 use super::state::AppState;
 use crate::i18n::Lang;
-use crate::search::{Hit, MatchOutcome};
+use crate::search::{AnswerState, Hit, MatchOutcome};
 
 /// Largest paste accepted, in bytes of UTF-8.
 pub const MAX_TEXT_BYTES: usize = 256 * 1024;
@@ -34,6 +34,7 @@ pub struct SearchQuery {
 
 #[derive(Serialize)]
 pub struct SearchAnswer {
+    pub answer: AnswerState,
     pub lang: Lang,
     pub results: Vec<Hit>,
     /// Sent back with feedback on these results (`POST /api/v1/feedback`).
@@ -74,10 +75,11 @@ pub async fn search(
         }
     };
     let q = checked_text(query.q.unwrap_or_default(), MAX_QUERY_BYTES, "q")?;
-    let (results, match_id) = state.run_search(q, lang, limit).await?;
+    let (outcome, match_id) = state.run_search(q, lang, limit).await?;
     Ok(Json(SearchAnswer {
+        answer: outcome.answer,
         lang,
-        results,
+        results: outcome.results,
         match_id,
     }))
 }

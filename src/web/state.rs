@@ -8,7 +8,7 @@ use crate::content::Library;
 use crate::db::query_log::new_match_id;
 use crate::db::{Endpoint, FeedbackCounts, QueryRecord, Store};
 use crate::i18n::Lang;
-use crate::search::{Engine, Hit, MatchOutcome, SearchError};
+use crate::search::{Engine, Hit, MatchOutcome, SearchError, SearchOutcome};
 
 /// Query records being written at once; past that, new ones are dropped (and logged) rather
 /// than queued, so a slow database never holds memory or requests hostage.
@@ -150,20 +150,20 @@ impl AppState {
         query: String,
         lang: Lang,
         limit: usize,
-    ) -> Result<(Vec<Hit>, String), tokio::task::JoinError> {
+    ) -> Result<(SearchOutcome, String), tokio::task::JoinError> {
         let started = std::time::Instant::now();
         let engine = self.engine();
         let outcome =
             tokio::task::spawn_blocking(move || engine.search(&query, lang, limit)).await?;
-        let (results, fingerprint) = (outcome.results, outcome.fingerprint);
         let match_id = new_match_id();
-        let (top, count) = (top_result(&results), results.len());
+        let (top, count) = (top_result(&outcome.results), outcome.results.len());
         let (id, latency) = (match_id.clone(), started.elapsed());
+        let fingerprint = outcome.fingerprint.clone();
         self.record_query(
             QueryRecord::new(Endpoint::Search, lang, fingerprint, top, count, latency)
                 .with_match_id(id),
         );
-        Ok((results, match_id))
+        Ok((outcome, match_id))
     }
 
     /// Votes for an article group, for its page: `None` without a database or when it fails

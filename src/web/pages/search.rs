@@ -127,7 +127,7 @@ pub async fn search(
         let votes = state.store().is_some().then_some(match_id.as_str());
         (
             None,
-            Some(found.iter().map(|h| hit_view(&ui, h, votes)).collect()),
+            Some(found.results.iter().map(|h| hit_view(&ui, h, votes)).collect()),
         )
     };
     let title = if query.trim().is_empty() || error.is_some() {

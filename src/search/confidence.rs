@@ -1,0 +1,126 @@
+//! How sure an answer is: a calibrated confidence per result and one answer state.
+//!
+//! Each result carries the evidence that ranked it (its error signatures found in the text,
+//! whether the reading's situation names it, its BM25 score, its lead over the next group).
+//! A logistic model turns that evidence into the probability that the result fixes the
+//! error; its weights were fitted on the dev split of `eval/` (in-scope and out-of-scope
+//! pastes, typed queries), with `ilaj eval --features` writing the evidence the fit reads.
+//! The answer state then follows from the first result's confidence: `confident` above a
+//! threshold where ≥ 95 % of dev answers were right, `none` below one under which dev
+//! answers were mostly out of scope, `uncertain` between.
+
+use serde::Serialize;
+
+/// What ranked one result.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Evidence {
+    /// Weight of the group's `errors:` fragments found in the text.
+    pub signature: f32,
+    /// The reading's situation names this group.
+    pub situation: bool,
+    /// BM25 of the group's best document.
+    pub text: f32,
+    /// The result's score over the first result's.
+    pub share: f32,
+    /// For the first result, its lead over the second (share of its score); for the others,
+    /// how far behind the first they are (negative).
+    pub lead: f32,
+    /// The text was read as an error the parser knows (out of memory, CUDA error, or a
+    /// Python exception), not only words.
+    pub error_read: bool,
+    /// A typed query rather than a paste.
+    pub typed: bool,
+}
+
+/// How the answer as a whole stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnswerState {
+    /// The first result fixes this error.
+    Confident,
+    /// The results are the closest reading, not a known fix.
+    Uncertain,
+    /// No article is about this error.
+    None,
+}
+
+impl AnswerState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerState::Confident => "confident",
+            AnswerState::Uncertain => "uncertain",
+            AnswerState::None => "none",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "confident" => Some(AnswerState::Confident),
+            "uncertain" => Some(AnswerState::Uncertain),
+            "none" => Some(AnswerState::None),
+            _ => None,
+        }
+    }
+}
+
+/// Weights of one logistic model: intercept, then signature, situation, ln(1 + text),
+/// share, lead, error read.
+struct Model {
+    weights: [f32; 7],
+    /// First-result confidence from which an answer is `confident`…
+    confident_from: f32,
+    /// … and under which it is `none`.
+    none_below: f32,
+}
+
+// Fitted by `scripts/fit_confidence.py` on the dev split (163 in-scope and 18 out-of-scope
+// pastes, 115 typed queries).
+const PASTE_MODEL: Model = Model {
+    weights: [-1.2663, 0.0128, 0.8782, 0.2090, 0.3749, 1.5760, 0.1859],
+    confident_from: 0.783,
+    none_below: 0.716,
+};
+const QUERY_MODEL: Model = Model {
+    weights: [-2.1563, 0.0042, -0.1370, 0.1543, 1.2278, 2.7619, 0.0401],
+    confident_from: 0.775,
+    none_below: 0.396,
+};
+
+fn model(evidence: &Evidence) -> &'static Model {
+    if evidence.typed {
+        &QUERY_MODEL
+    } else {
+        &PASTE_MODEL
+    }
+}
+
+/// The probability that the result with this evidence fixes the error.
+pub fn confidence(evidence: &Evidence) -> f32 {
+    let w = model(evidence).weights;
+    let z = w[0]
+        + w[1] * evidence.signature
+        + w[2] * f32::from(u8::from(evidence.situation))
+        + w[3] * evidence.text.ln_1p()
+        + w[4] * evidence.share
+        + w[5] * evidence.lead
+        + w[6] * f32::from(u8::from(evidence.error_read));
+    let p = 1.0 / (1.0 + (-z).exp());
+    (p * 1000.0).round() / 1000.0
+}
+
+/// The state of an answer whose first result has `first` evidence and confidence.
+pub fn answer_state(first: Option<(&Evidence, f32)>) -> AnswerState {
+    match first {
+        None => AnswerState::None,
+        Some((evidence, confidence)) => {
+            let model = model(evidence);
+            if confidence >= model.confident_from {
+                AnswerState::Confident
+            } else if confidence < model.none_below {
+                AnswerState::None
+            } else {
+                AnswerState::Uncertain
+            }
+        }
+    }
+}
