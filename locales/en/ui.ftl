@@ -255,3 +255,11 @@ unit-mib = MiB
 unit-gib = GiB
 unit-tib = TiB
 unit-million = M
+
+# How sure an answer is.
+answer-confident = These articles fix this error.
+answer-uncertain = No article is known to fix this exact error. Below are the closest readings: check that they match your case before applying a fix.
+answer-none = No article covers this error yet. Below is the closest reading, which is not a known fix; the diagnosis above still holds.
+answer-none-search = No article is about these words yet. Below are the closest readings, which are not known fixes.
+answer-closest = Closest readings (not a known fix)
+hit-confidence = Confidence: { $percent }

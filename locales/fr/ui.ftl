@@ -258,3 +258,11 @@ unit-mib = Mio
 unit-gib = Gio
 unit-tib = Tio
 unit-million = M
+
+# How sure an answer is.
+answer-confident = Ces articles corrigent cette erreur.
+answer-uncertain = Aucun article ne corrige cette erreur à coup sûr. Voici les lectures les plus proches : vérifiez qu’elles correspondent à votre cas avant d’appliquer un correctif.
+answer-none = Aucun article ne traite encore cette erreur. Voici la lecture la plus proche, qui n’est pas un correctif connu ; le diagnostic ci-dessus reste valable.
+answer-none-search = Aucun article ne porte encore sur ces mots. Voici les lectures les plus proches, qui ne sont pas des correctifs connus.
+answer-closest = Lectures les plus proches (pas un correctif connu)
+hit-confidence = Confiance : { $percent }

@@ -35,6 +35,7 @@ pub async fn run(args: &MatchArgs) -> Result<(), CmdError> {
 }
 
 fn print_outcome(outcome: &MatchOutcome, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "answer: {}", outcome.answer.as_str())?;
     writeln!(out, "kind: {}", outcome.diagnosis.kind.as_str())?;
     for sentence in &outcome.diagnosis.explanation {
         writeln!(out, "- {sentence}")?;
@@ -50,11 +51,12 @@ fn print_outcome(outcome: &MatchOutcome, out: &mut impl Write) -> std::io::Resul
             .unwrap_or(&hit.url);
         writeln!(
             out,
-            "{}. [{}] {} ({:.2})\n   {section}",
+            "{}. [{}] {} (score {:.2}, confidence {:.2})\n   {section}",
             rank + 1,
             hit.lang,
             hit.title,
-            hit.score
+            hit.score,
+            hit.confidence
         )?;
     }
     Ok(())

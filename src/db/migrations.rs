@@ -16,17 +16,31 @@ use super::{Backend, DbError};
 /// (version, description, SQL), in order.
 type Embedded = &'static [(i64, &'static str, &'static str)];
 
-const SQLITE: Embedded = &[(
-    1,
-    "init",
-    include_str!("../../migrations/sqlite/0001_init.sql"),
-)];
+const SQLITE: Embedded = &[
+    (
+        1,
+        "init",
+        include_str!("../../migrations/sqlite/0001_init.sql"),
+    ),
+    (
+        2,
+        "answer_state",
+        include_str!("../../migrations/sqlite/0002_answer_state.sql"),
+    ),
+];
 
-const POSTGRES: Embedded = &[(
-    1,
-    "init",
-    include_str!("../../migrations/postgres/0001_init.sql"),
-)];
+const POSTGRES: Embedded = &[
+    (
+        1,
+        "init",
+        include_str!("../../migrations/postgres/0001_init.sql"),
+    ),
+    (
+        2,
+        "answer_state",
+        include_str!("../../migrations/postgres/0002_answer_state.sql"),
+    ),
+];
 
 #[derive(Debug)]
 struct EmbeddedSource(Embedded);

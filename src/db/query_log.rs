@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::i18n::Lang;
 use crate::reading::Fingerprint;
+use crate::search::AnswerState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -38,6 +39,8 @@ pub struct QueryRecord {
     pub result_count: u32,
     pub latency_ms: u64,
     pub created_at: i64,
+    /// How sure the answer was.
+    pub answer: Option<AnswerState>,
 }
 
 impl QueryRecord {
@@ -58,7 +61,13 @@ impl QueryRecord {
             result_count: u32::try_from(result_count).unwrap_or(u32::MAX),
             latency_ms: u64::try_from(latency.as_millis()).unwrap_or(u64::MAX),
             created_at: super::now_ms(),
+            answer: None,
         }
+    }
+
+    pub fn with_answer(mut self, answer: AnswerState) -> QueryRecord {
+        self.answer = Some(answer);
+        self
     }
 
     pub fn with_match_id(mut self, match_id: impl Into<String>) -> QueryRecord {

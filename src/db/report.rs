@@ -1,16 +1,17 @@
 //! The content-gap report: which errors people bring that ilaj has no good article for, and
 //! which articles readers find helpful or not.
 //!
-//! A query has **no good match** when it returned no result, or when its best result scored
-//! below `min_score` ([`DEFAULT_MIN_SCORE`] unless told otherwise). Scores are the search
-//! engine's own; the threshold is applied when the report is made, not when queries are
-//! recorded, so it can be tuned on the data already collected.
+//! A query has **no good match** when its answer was `none` or `uncertain` (listed first, in
+//! that order). Queries logged before answers had a state count when they returned no result
+//! or their best result scored below `min_score` ([`DEFAULT_MIN_SCORE`] unless told
+//! otherwise).
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::{DbError, FeedbackCounts, Store, format_time, now_ms};
+use crate::search::AnswerState;
 
 /// Best-result score under which a query counts as unanswered. The engine gives its best
 /// word-similarity match 10 whatever the words (the text score is relative to the best one),
@@ -50,6 +51,8 @@ pub struct GapRow {
     /// The best score any of them reached (`None`: none had a result).
     pub best_score: Option<f64>,
     pub last_seen: i64,
+    /// The least sure answer any of them got (`None`: logged before answers had a state).
+    pub answer: Option<AnswerState>,
 }
 
 /// Votes of one article group, with the ranking factor they give.
@@ -118,7 +121,7 @@ impl Report {
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
         writeln!(
             out,
-            "ilaj content-gap report, {} ({} queries recorded; no good match = no result or best score < {})",
+            "ilaj content-gap report, {} ({} queries recorded; no good match = answered none or uncertain, or, logged before answers had a state, no result or best score < {})",
             format_time(self.generated_at),
             self.queries_recorded,
             self.min_score
@@ -131,9 +134,10 @@ impl Report {
         for (rank, row) in self.unmatched.iter().enumerate() {
             writeln!(
                 out,
-                "{:>3}. {:>5}×  {}  [{}; best score {}; last {}]",
+                "{:>3}. {:>5}×  {:<9}  {}  [{}; best score {}; last {}]",
                 rank + 1,
                 row.count,
+                row.answer.map_or("low score", AnswerState::as_str),
                 row.label(),
                 row.langs.join(","),
                 row.best_score

@@ -48,18 +48,25 @@ pub(super) const ALL_FEEDBACK_COUNTS: &str = "SELECT article,
 
 pub(super) const INSERT_QUERY: &str =
     "INSERT INTO queries (match_id, endpoint, lang, kind, exception, fingerprint,
-                          top_article, top_score, result_count, latency_ms, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+                          top_article, top_score, result_count, latency_ms, created_at, answer)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
 
+/// Fingerprints answered `none` or `uncertain` (or, logged before answers had a state, with
+/// no result or a best score under `$1`): `none` first, then `uncertain`, then the older
+/// rows; the most frequent first within each.
 pub(super) fn unmatched(dialect: &Dialect) -> String {
     format!(
         "SELECT kind, exception, fingerprint, COUNT(*) AS n,
                 {} AS langs,
-                MAX(top_score) AS best_score, MAX(created_at) AS last_seen
+                MAX(top_score) AS best_score, MAX(created_at) AS last_seen,
+                CASE MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END)
+                     WHEN 0 THEN 'none' WHEN 1 THEN 'uncertain' END AS answer
          FROM queries
-         WHERE top_score IS NULL OR top_score < $1
+         WHERE answer IN ('none', 'uncertain')
+            OR (answer IS NULL AND (top_score IS NULL OR top_score < $1))
          GROUP BY kind, exception, fingerprint
-         ORDER BY n DESC, last_seen DESC, fingerprint
+         ORDER BY MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END),
+                  n DESC, last_seen DESC, fingerprint
          LIMIT $2",
         dialect.distinct_langs
     )
@@ -122,6 +129,7 @@ macro_rules! store_impl {
             use sqlx::Row;
 
             use $crate::db::sql::{self, split_langs, unique_name};
+            use $crate::search::AnswerState;
             use $crate::db::{
                 ApiKey, Backend, DbError, FeedbackCounts, GapRow, NewFeedback, QueryRecord, Store,
             };
@@ -200,6 +208,7 @@ macro_rules! store_impl {
                         .bind(i64::from(record.result_count))
                         .bind(i64::try_from(record.latency_ms).unwrap_or(i64::MAX))
                         .bind(record.created_at)
+                        .bind(record.answer.map(AnswerState::as_str))
                         .execute(&self.pool)
                         .await?;
                     Ok(())
@@ -227,6 +236,10 @@ macro_rules! store_impl {
                                 langs: split_langs(langs.as_deref()),
                                 best_score: row.try_get("best_score")?,
                                 last_seen: row.try_get("last_seen")?,
+                                answer: row
+                                    .try_get::<Option<String>, _>("answer")?
+                                    .as_deref()
+                                    .and_then(AnswerState::parse),
                             })
                         })
                         .collect()

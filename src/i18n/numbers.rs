@@ -70,6 +70,16 @@ impl NumberFormat {
         self.with_unit(&self.decimal(n as f64 / unit as f64, 2), id)
     }
 
+    /// A share as a whole percentage (0.874 → 87 %, with a narrow no-break space in French).
+    pub fn percent(self, share: f64) -> String {
+        let number = self.decimal(share * 100.0, 0);
+        if self.lang == Lang::Fr {
+            format!("{number}\u{202f}%")
+        } else {
+            format!("{number}%")
+        }
+    }
+
     /// A size in GiB with `decimals` decimals (axis ticks: 4 GiB, 2.5 GiB).
     pub fn gib_with(self, n: u64, decimals: usize) -> String {
         self.with_unit(&self.decimal(n as f64 / GIB as f64, decimals), "unit-gib")

@@ -199,6 +199,8 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("torch compile", Situation::Compile),
     ("zero stage 3", Situation::Sharded),
     ("zero 3", Situation::Sharded),
+    ("केवी कैश", Situation::LlmServing),
+    ("वीएलएलएम", Situation::LlmServing),
 ];
 
 /// A token naming a stack, or a class name that is a generation pipeline
@@ -386,7 +388,9 @@ const INFERENCE_WORDS: &[&str] = &[
     "prédiction",
     "تقييم",
     "استدلال",
-    "التحقق",
+    "تحقق",
+    "فاليديشن",
+    "انفرنس",
     "अनुमान",
     "इन्फरेंस",
     "मूल्यांकन",
@@ -459,7 +463,7 @@ pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
         .take(64 * 1024)
         .collect::<String>()
         .to_lowercase();
-    for word in WORD.find_iter(&lower).map(|m| m.as_str()) {
+    for word in WORD.find_iter(&lower).map(|m| without_arabic_article(m.as_str())) {
         if INFERENCE_WORDS.contains(&word) {
             inference += 1;
         } else if TRAINING_WORDS.contains(&word) {
@@ -475,6 +479,19 @@ pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
         .filter(|s| lower.contains(*s))
         .count() as u32;
     inference > 0 && inference >= training
+}
+
+/// An Arabic word without its article and the conjunction or preposition glued to it
+/// (التدريب, والتقييم, بالتحقق → تدريب, تقييم, تحقق), so the word lists hold bare words.
+fn without_arabic_article(word: &str) -> &str {
+    for prefix in ["وبال", "وال", "بال", "كال", "فال", "لل", "ال"] {
+        if let Some(rest) = word.strip_prefix(prefix) {
+            if rest.chars().count() >= 3 {
+                return rest;
+            }
+        }
+    }
+    word
 }
 
 /// Whether the text describes memory rising over iterations or epochs.
@@ -548,8 +565,16 @@ const OUT_OF_MEMORY: &[&str] = &[
     "ذاكرة غير كافية",
     "मेमोरी खत्म",
     "मेमोरी ख़त्म",
+    "मेमोरी खतम",
+    "memory khatam",
+    "memory khatm",
+    "الذاكرة خلصت",
+    "الذاكره خلصت",
+    "الذاكرة تخلص",
+    "الذاكره تخلص",
     "आउट ऑफ मेमोरी",
-    "मेमोरी कम",
+    "मेमोरी कम पड़",
+    "मेमोरी कम है",
     "mémoire insuffisante",
     "manque de mémoire",
     "plus de mémoire",
@@ -558,7 +583,20 @@ const OUT_OF_MEMORY: &[&str] = &[
 ];
 const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
 const HOST_WORDS: &[&str] = &["ram", "cpu", "العشوائية", "रैम", "vive"];
-const FRAGMENTATION_WORDS: &[&str] = &["fragment", "تجزئة", "مجزأة", "खंडित", "खंडन", "फ्रैगमेंटेशन"];
+/// Fragmentation, or memory reserved yet unused, as people describe it.
+const FRAGMENTATION_WORDS: &[&str] = &[
+    "fragment",
+    "réservée",
+    "reserved",
+    "تجزئة",
+    "مجزأة",
+    "محجوزة",
+    "محجوزه",
+    "खंडित",
+    "खंडन",
+    "फ्रैगमेंटेशन",
+    "आरक्षित",
+];
 
 fn mentions_running_out(text: &str) -> bool {
     let lower = text.to_lowercase();
@@ -569,10 +607,11 @@ fn mentions_running_out(text: &str) -> bool {
 fn situation_from_words(parsed: &Parsed, text: &str) -> Situation {
     let lower = text.to_lowercase();
     let any = |words: &[&str]| words.iter().any(|w| contains_word(&lower, w));
-    if let Some(stack) = stack(&lower) {
-        stack
-    } else if any(MPS_WORDS) {
+    // The device first: on a Mac, whatever the stack, the MPS article holds the levers.
+    if any(MPS_WORDS) {
         Situation::MpsOom
+    } else if let Some(stack) = stack(&lower) {
+        stack
     } else if any(HOST_WORDS) {
         Situation::HostRam
     } else if FRAGMENTATION_WORDS.iter().any(|w| lower.contains(w)) {

@@ -20,6 +20,7 @@ use super::state::AppState;
 use crate::content::Library;
 use crate::db::report::{DEFAULT_LIMIT, DEFAULT_MIN_SCORE};
 use crate::db::{ArticleVotes, Report, ReportOptions, format_time};
+use crate::search::AnswerState;
 
 const MAX_LIMIT: u32 = 500;
 
@@ -127,6 +128,7 @@ fn same_secret(presented: &str, expected: &str) -> bool {
 
 struct GapLine {
     count: u64,
+    answer: &'static str,
     kind: String,
     exception: String,
     fingerprint: String,
@@ -165,6 +167,7 @@ fn page(report: &Report, library: &Library) -> Result<String, ApiError> {
         .iter()
         .map(|row| GapLine {
             count: row.count,
+            answer: row.answer.map_or("low score", AnswerState::as_str),
             kind: row.kind.clone(),
             exception: row.exception.clone(),
             fingerprint: if row.fingerprint.is_empty() {

@@ -139,7 +139,8 @@ impl AppState {
         let (id, latency) = (match_id.clone(), started.elapsed());
         self.record_query(
             QueryRecord::new(Endpoint::Match, lang, fingerprint, top, count, latency)
-                .with_match_id(id),
+                .with_match_id(id)
+                .with_answer(outcome.answer),
         );
         Ok((outcome, match_id))
     }
@@ -161,7 +162,8 @@ impl AppState {
         let fingerprint = outcome.fingerprint.clone();
         self.record_query(
             QueryRecord::new(Endpoint::Search, lang, fingerprint, top, count, latency)
-                .with_match_id(id),
+                .with_match_id(id)
+                .with_answer(outcome.answer),
         );
         Ok((outcome, match_id))
     }

@@ -353,3 +353,39 @@ fn urlencode(text: &str) -> String {
         })
         .collect()
 }
+
+#[tokio::test]
+async fn a_known_error_is_answered_confidently_and_says_how_sure_each_result_is() {
+    let body = match_text(&seed_paste(), "ar").await;
+    assert_eq!(body["answer"], "confident", "{body}");
+    let results = body["results"].as_array().unwrap();
+    let confidences: Vec<f64> = results
+        .iter()
+        .map(|r| r["confidence"].as_f64().expect("confidence"))
+        .collect();
+    assert!(confidences.iter().all(|c| (0.0..=1.0).contains(c)));
+    assert!(
+        confidences.windows(2).all(|w| w[0] >= w[1]),
+        "{confidences:?}"
+    );
+    assert!(confidences[0] > confidences[1] + 0.1, "{confidences:?}");
+}
+
+#[tokio::test]
+async fn errors_no_article_covers_are_never_answered_confidently() {
+    for text in [
+        "hello how are you",
+        "ModuleNotFoundError: No module named 'torch'",
+        "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    import gradio\nImportError: cannot import name 'Blocks' from 'gradio'",
+    ] {
+        let body = match_text(text, "fr").await;
+        assert_ne!(body["answer"], "confident", "{text}: {body}");
+        assert!(
+            ["none", "uncertain"].contains(&body["answer"].as_str().unwrap()),
+            "{body}"
+        );
+    }
+    let reply = get(&CATALOG, "/api/v1/search?q=hello%20how%20are%20you&lang=hi").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_ne!(reply.json()["answer"], "confident");
+}

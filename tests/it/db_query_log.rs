@@ -4,6 +4,7 @@
 use crate::helpers::{TestDb, eventually, get, post_json, router_with};
 use axum::http::StatusCode;
 use ilaj::db::{Report, ReportOptions};
+use ilaj::search::AnswerState;
 use serde_json::json;
 
 const PASTE: &str = "Traceback (most recent call last):\n  File \"/home/carol/private-thesis/train.py\", line 88, in <module>\n    loss.backward()\nquantum_widgets.EntanglementError: qubit 7 decohered after 0.31 s";
@@ -61,6 +62,8 @@ async fn a_search_is_recorded_with_its_top_result(db: &TestDb) {
     let body = reply.json();
     assert!(body["match_id"].as_str().is_some());
     let top = body["results"][0]["id"].as_str().map(str::to_owned);
+    let answer = body["answer"].as_str().and_then(AnswerState::parse);
+    assert!(answer.is_some(), "{body}");
     assert!(eventually(|| async { store.query_count().await.unwrap() == 1 }).await);
     let report = Report::build(
         store.as_ref(),
@@ -71,10 +74,17 @@ async fn a_search_is_recorded_with_its_top_result(db: &TestDb) {
     )
     .await
     .unwrap();
-    let row = &report.unmatched[0];
-    assert_eq!(row.kind, "query");
-    assert_eq!(row.fingerprint, "réduire le lot <n>");
-    assert_eq!(row.best_score.is_some(), top.is_some());
+    // The search is a gap unless it was answered confidently, and it carries its answer.
+    let row = report.unmatched.first();
+    if answer == Some(AnswerState::Confident) {
+        assert!(row.is_none(), "{row:?}");
+    } else {
+        let row = row.expect("the search is listed");
+        assert_eq!(row.kind, "query");
+        assert_eq!(row.fingerprint, "réduire le lot <n>");
+        assert_eq!(row.answer, answer);
+        assert_eq!(row.best_score.is_some(), top.is_some());
+    }
 }
 
 on_both_databases!(

@@ -163,7 +163,7 @@ async fn report_command_prints_the_gap_as_text_and_json() {
     let (ok, stdout, stderr) = run_ilaj(&["report", "--database", &url], &[]);
     assert!(ok, "{stderr}");
     assert!(
-        stdout.contains("3×  python_exception · widget.GizmoError: gizmo <n> jammed"),
+        stdout.contains("3×  low score  python_exception · widget.GizmoError: gizmo <n> jammed"),
         "{stdout}"
     );
     assert!(!stdout.contains("CUDA out of memory"), "{stdout}");

@@ -9,6 +9,7 @@ use ilaj::db::{
 };
 use ilaj::i18n::Lang;
 use ilaj::reading::Fingerprint;
+use ilaj::search::AnswerState;
 
 const UNMATCHED_PASTE: &str = "Traceback (most recent call last):\n  File \"/home/u/run.py\", line 7, in <module>\nflux_capacitor.TemporalError: capacitor 42 overheated at 0x7f3a2b1c";
 
@@ -300,7 +301,50 @@ async fn opening_twice_applies_migrations_once(db: &TestDb) {
     third.close().await;
 }
 
+/// The gap report puts what no article covers first: `none`, then `uncertain`, then queries
+/// logged before answers had a state (by score); confident answers are not gaps.
+async fn report_lists_none_before_uncertain_before_low_scores(db: &TestDb) {
+    let store = db.open().await;
+    let paste = |name: &str| format!("Traceback (most recent call last):\nacme.{name}Error: broke");
+    let answered = |name: &str, answer: Option<AnswerState>, times: usize| {
+        let record = query(&paste(name), Lang::Ar, Some(("cuda-oom-training", 12.0)));
+        let record = match answer {
+            Some(answer) => record.with_answer(answer),
+            None => record,
+        };
+        (record, times)
+    };
+    for (record, times) in [
+        answered("Legacy", None, 5),
+        answered("Unsure", Some(AnswerState::Uncertain), 4),
+        answered("Nothing", Some(AnswerState::None), 1),
+        answered("Known", Some(AnswerState::Confident), 9),
+    ] {
+        for _ in 0..times {
+            store.record_query(&record).await.unwrap();
+        }
+    }
+    let report = Report::build(store.as_ref(), ReportOptions::default())
+        .await
+        .unwrap();
+    let listed: Vec<(&str, Option<AnswerState>)> = report
+        .unmatched
+        .iter()
+        .map(|row| (row.exception.as_str(), row.answer))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("acme.NothingError", Some(AnswerState::None)),
+            ("acme.UnsureError", Some(AnswerState::Uncertain)),
+            ("acme.LegacyError", None),
+        ]
+    );
+    store.close().await;
+}
+
 on_both_databases!(
+    report_lists_none_before_uncertain_before_low_scores,
     feedback_counts_add_up_per_group_across_languages,
     feedback_survives_a_restart,
     report_lists_a_fingerprint_pasted_three_times_that_matched_nothing,

@@ -67,22 +67,24 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
     assert_eq!(split.language_dependent, 0, "{name}: results depend on the language");
 }
 
-/// Measured bars, a little under the numbers at the time (see the README's table).
+/// The contract's promise for answer states (confident answers ≥ 95 % right, out-of-scope
+/// pastes confident ≤ 5 %) and, for ranking, bars a little under the measured numbers, so a
+/// regression fails; the held-out split's ranking bars are lower because it is lower.
 const DEV_BAR: Bar = Bar {
-    paste_exact: 0.75,
-    paste_family: 0.88,
-    query_exact: 0.70,
-    confident_right: 0.0,
-    coverage: 0.0,
-    out_of_scope_confident: 1.0,
+    paste_exact: 0.90,
+    paste_family: 0.95,
+    query_exact: 0.83,
+    confident_right: 0.95,
+    coverage: 0.90,
+    out_of_scope_confident: 0.05,
 };
 const TEST_BAR: Bar = Bar {
-    paste_exact: 0.60,
-    paste_family: 0.90,
-    query_exact: 0.70,
-    confident_right: 0.0,
-    coverage: 0.0,
-    out_of_scope_confident: 1.0,
+    paste_exact: 0.73,
+    paste_family: 0.94,
+    query_exact: 0.74,
+    confident_right: 0.95,
+    coverage: 0.85,
+    out_of_scope_confident: 0.05,
 };
 
 #[tokio::test]

@@ -123,6 +123,10 @@ impl Ui {
         self.num.gib_with(*n.borrow(), decimals)
     }
 
+    pub fn percent(&self, share: f64) -> String {
+        self.num.percent(share)
+    }
+
     pub fn int(&self, n: impl Borrow<u64>) -> String {
         self.num.int(*n.borrow())
     }

@@ -13,7 +13,7 @@ use super::charts::Figure;
 use super::charts::{GpuFigures, gpu_picture};
 use super::{PageError, PageLang, PageMeta, Ui, dir, isolate_figures, native_name, render};
 use crate::i18n::Lang;
-use crate::search::{Hit, MatchOutcome};
+use crate::search::{AnswerState, Hit, MatchOutcome};
 use crate::web::{AppState, MAX_QUERY_BYTES, MAX_TEXT_BYTES};
 
 const RESULTS: usize = 5;
@@ -32,6 +32,8 @@ pub struct HitView {
     pub section_title: Option<String>,
     pub section_url: Option<String>,
     pub snippet: String,
+    /// "Confidence: 87 %".
+    pub confidence: String,
     pub translations: Vec<(&'static str, &'static str, String)>,
     /// Where its "Did this fix it?" form posts; `None` without a database to keep votes.
     pub feedback_action: Option<String>,
@@ -39,6 +41,32 @@ pub struct HitView {
     pub section_id: Option<String>,
     /// The logged match or search the hit came from, sent with the vote.
     pub match_id: Option<String>,
+}
+
+/// How sure the answer is, as the page says it: a class for the style, the sentence, and
+/// the heading of the results.
+pub struct AnswerView {
+    pub state: &'static str,
+    pub message: String,
+    pub results_title: String,
+}
+
+fn answer_view(ui: &Ui, answer: AnswerState, typed: bool) -> AnswerView {
+    let message = match answer {
+        AnswerState::Confident => ui.t("answer-confident"),
+        AnswerState::Uncertain => ui.t("answer-uncertain"),
+        AnswerState::None if typed => ui.t("answer-none-search"),
+        AnswerState::None => ui.t("answer-none"),
+    };
+    let results_title = match answer {
+        AnswerState::Confident => ui.t("match-fixes"),
+        AnswerState::Uncertain | AnswerState::None => ui.t("answer-closest"),
+    };
+    AnswerView {
+        state: answer.as_str(),
+        message,
+        results_title,
+    }
 }
 
 /// `match_id`: the logged answer the hit belongs to, when the server keeps votes (each hit
@@ -57,6 +85,11 @@ fn hit_view(ui: &Ui, hit: &Hit, match_id: Option<&str>) -> HitView {
         section_title: hit.section.as_ref().map(|s| s.title.clone()),
         section_url: hit.section.as_ref().map(|s| s.url.clone()),
         snippet: hit.snippet.clone(),
+        confidence: ui.t1(
+            "hit-confidence",
+            "percent",
+            &ui.percent(f64::from(hit.confidence)),
+        ),
         translations: hit
             .translations
             .iter()
@@ -99,6 +132,7 @@ struct SearchPage<'a> {
     query: String,
     langs: Vec<LangChoice>,
     error: Option<String>,
+    answer: Option<AnswerView>,
     hits: Option<Vec<HitView>>,
 }
 
@@ -115,10 +149,10 @@ pub async fn search(
         .and_then(|code| Lang::ALL.iter().copied().find(|l| l.code() == code))
         .unwrap_or(lang);
     let query = params.q.unwrap_or_default();
-    let (error, hits) = if query.len() > MAX_QUERY_BYTES {
-        (Some(ui.t("search-too-long")), None)
+    let (error, answer, hits) = if query.len() > MAX_QUERY_BYTES {
+        (Some(ui.t("search-too-long")), None, None)
     } else if query.trim().is_empty() {
-        (None, None)
+        (None, None, None)
     } else {
         let (found, match_id) = state
             .run_search(query.clone(), results_lang, SEARCH_RESULTS)
@@ -127,6 +161,7 @@ pub async fn search(
         let votes = state.store().is_some().then_some(match_id.as_str());
         (
             None,
+            Some(answer_view(&ui, found.answer, true)),
             Some(found.results.iter().map(|h| hit_view(&ui, h, votes)).collect()),
         )
     };
@@ -152,6 +187,7 @@ pub async fn search(
             query,
             langs,
             error,
+            answer,
             hits,
         },
     )
@@ -196,6 +232,7 @@ struct MatchPage<'a> {
     text: String,
     error: Option<String>,
     diagnosis: Option<DiagnosisView>,
+    answer: Option<AnswerView>,
     hits: Vec<HitView>,
 }
 
@@ -241,16 +278,17 @@ async fn match_page(
     // The switcher re-sends the paste with the form: the results of a POST cannot be
     // reached by a link, and a long paste in four links would bloat the page.
     meta.switch_form = Some("paste");
-    let (diagnosis, hits) = match &outcome {
+    let (diagnosis, answer, hits) = match &outcome {
         Some((outcome, match_id)) => (
             Some(diagnosis_view(&ui, outcome)),
+            Some(answer_view(&ui, outcome.answer, false)),
             outcome
                 .results
                 .iter()
                 .map(|h| hit_view(&ui, h, state.store().is_some().then_some(match_id.as_str())))
                 .collect(),
         ),
-        None => (None, Vec::new()),
+        None => (None, None, Vec::new()),
     };
     render(
         &ui,
@@ -260,6 +298,7 @@ async fn match_page(
             text,
             error,
             diagnosis,
+            answer,
             hits,
         },
     )
