@@ -19,8 +19,8 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 
 use crate::content::Library;
-use crate::search::{Engine, Hit};
 use crate::i18n::Lang;
+use crate::search::{Engine, Hit};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
@@ -550,7 +550,10 @@ impl Report {
             "\nanswer states          confident right  coverage  out-of-scope confident  out-of-scope none"
         );
         for split in &self.splits {
-            for (what, states) in [("pastes", &split.paste_answers), ("queries", &split.query_answers)] {
+            for (what, states) in [
+                ("pastes", &split.paste_answers),
+                ("queries", &split.query_answers),
+            ] {
                 let _ = writeln!(
                     out,
                     "{:<22} {:>6.3} ({:>3}/{:<3}) {:>8.3}  {:>10.3} ({:>2}/{:<2})  {:>12}",

@@ -129,10 +129,10 @@ macro_rules! store_impl {
             use sqlx::Row;
 
             use $crate::db::sql::{self, split_langs, unique_name};
-            use $crate::search::AnswerState;
             use $crate::db::{
                 ApiKey, Backend, DbError, FeedbackCounts, GapRow, NewFeedback, QueryRecord, Store,
             };
+            use $crate::search::AnswerState;
 
             fn api_key(row: &$row) -> Result<ApiKey, sqlx::Error> {
                 Ok(ApiKey {

@@ -224,15 +224,18 @@ fn stack_of_token(token: &str) -> Option<Situation> {
 pub fn stack(lower: &str) -> Option<Situation> {
     let mut seen: Vec<&str> = Vec::new();
     let mut counts = [0u32; STACKS.len()];
-    // Stable Diffusion web UIs (AUTOMATIC1111 and its forks) print the exception's bare
-    // name; PyTorch's own traceback prints `torch.OutOfMemoryError` or `torch.cuda.…`.
-    if lower
-        .lines()
-        .any(|line| line.trim_start().starts_with("outofmemoryerror: cuda out of memory"))
-    {
-        if let Some(slot) = STACKS.iter().position(|(s, _)| *s == Situation::Diffusion) {
+    let mut count = |situation: Situation| {
+        if let Some(slot) = STACKS.iter().position(|(s, _)| *s == situation) {
             counts[slot] += 1;
         }
+    };
+    // Stable Diffusion web UIs (AUTOMATIC1111 and its forks) print the exception's bare
+    // name; PyTorch's own traceback prints `torch.OutOfMemoryError` or `torch.cuda.…`.
+    if lower.lines().any(|line| {
+        line.trim_start()
+            .starts_with("outofmemoryerror: cuda out of memory")
+    }) {
+        count(Situation::Diffusion);
     }
     for token in lower
         .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
@@ -253,15 +256,11 @@ pub fn stack(lower: &str) -> Option<Situation> {
             continue;
         };
         seen.push(token);
-        if let Some(slot) = STACKS.iter().position(|(s, _)| *s == situation) {
-            counts[slot] += 1;
-        }
+        count(situation);
     }
     for (phrase, situation) in STACK_PHRASES {
         if contains_word(lower, phrase) {
-            if let Some(slot) = STACKS.iter().position(|(s, _)| s == situation) {
-                counts[slot] += 1;
-            }
+            count(*situation);
         }
     }
     let best = counts.iter().copied().max().unwrap_or(0);
@@ -463,7 +462,10 @@ pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
         .take(64 * 1024)
         .collect::<String>()
         .to_lowercase();
-    for word in WORD.find_iter(&lower).map(|m| without_arabic_article(m.as_str())) {
+    for word in WORD
+        .find_iter(&lower)
+        .map(|m| without_arabic_article(m.as_str()))
+    {
         if INFERENCE_WORDS.contains(&word) {
             inference += 1;
         } else if TRAINING_WORDS.contains(&word) {
@@ -485,10 +487,10 @@ pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
 /// (التدريب, والتقييم, بالتحقق → تدريب, تقييم, تحقق), so the word lists hold bare words.
 fn without_arabic_article(word: &str) -> &str {
     for prefix in ["وبال", "وال", "بال", "كال", "فال", "لل", "ال"] {
-        if let Some(rest) = word.strip_prefix(prefix) {
-            if rest.chars().count() >= 3 {
-                return rest;
-            }
+        if let Some(rest) = word.strip_prefix(prefix)
+            && rest.chars().count() >= 3
+        {
+            return rest;
         }
     }
     word

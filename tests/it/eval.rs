@@ -34,7 +34,11 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
             pastes.family_at_1
         );
         let queries = &split.queries[&lang];
-        assert!(queries.cases >= 15, "{name} {lang}: {} queries", queries.cases);
+        assert!(
+            queries.cases >= 15,
+            "{name} {lang}: {} queries",
+            queries.cases
+        );
         assert!(
             queries.exact_at_1 >= bar.query_exact,
             "{name} queries exact@1 in {lang}: {:.3}",
@@ -63,8 +67,14 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
         split.numbers_checked
     );
     assert_eq!(split.number_failures, 0, "{name}: figures not exact");
-    assert_eq!(split.language_violations, 0, "{name}: results in another language");
-    assert_eq!(split.language_dependent, 0, "{name}: results depend on the language");
+    assert_eq!(
+        split.language_violations, 0,
+        "{name}: results in another language"
+    );
+    assert_eq!(
+        split.language_dependent, 0,
+        "{name}: results depend on the language"
+    );
 }
 
 /// The contract's promise for answer states (confident answers ≥ 95 % right, out-of-scope

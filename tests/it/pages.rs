@@ -370,3 +370,46 @@ async fn the_glossary_shows_each_language_s_word_for_a_concept() {
         "no glossary in the fixtures"
     );
 }
+
+#[tokio::test]
+async fn pages_say_whether_the_answer_is_a_known_fix_or_only_the_closest_reading() {
+    let seed = std::fs::read_to_string(repo_path("eval/seed-oom-example.txt")).unwrap();
+    let cases = [
+        (
+            "ar",
+            seed.as_str(),
+            "confident",
+            "هذه المقالات تعالج هذا الخطأ.",
+        ),
+        (
+            "fr",
+            "hello how are you",
+            "none",
+            "Aucun article ne traite encore cette erreur.",
+        ),
+        (
+            "hi",
+            "ModuleNotFoundError: No module named 'torch'",
+            "none",
+            "इस त्रुटि पर अभी तक कोई लेख नहीं है।",
+        ),
+    ];
+    for (lang, text, state, sentence) in cases {
+        let reply = post_form(&CATALOG, &format!("/{lang}/match"), &[("text", text)]).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        let html = reply.text();
+        assert!(
+            html.contains(&format!("data-answer=\"{state}\"")),
+            "{lang}: {html}"
+        );
+        assert!(html.contains(sentence), "{lang}: {sentence}");
+    }
+    // The diagnosis stays when no article covers the error.
+    let reply = post_form(
+        &CATALOG,
+        "/en/match",
+        &[("text", "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)\nModuleNotFoundError: No module named 'flux_capacitor'")],
+    )
+    .await;
+    assert!(reply.text().contains("diagnosis-title"));
+}

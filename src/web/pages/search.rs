@@ -162,7 +162,13 @@ pub async fn search(
         (
             None,
             Some(answer_view(&ui, found.answer, true)),
-            Some(found.results.iter().map(|h| hit_view(&ui, h, votes)).collect()),
+            Some(
+                found
+                    .results
+                    .iter()
+                    .map(|h| hit_view(&ui, h, votes))
+                    .collect(),
+            ),
         )
     };
     let title = if query.trim().is_empty() || error.is_some() {
