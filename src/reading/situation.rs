@@ -526,10 +526,9 @@ pub fn situation(parsed: &Parsed, text: &str) -> Situation {
         // Prose about memory without an error message ("my GPU runs out of memory after a
         // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation, the stack it
         // comes from first.
-        _ if (describes_growth(text) && mentions_memory(text)) && stack(&lower).is_some() => {
+        _ if describes_growth(text) && mentions_memory(text) => {
             stack(&lower).unwrap_or(Situation::MemoryGrowth)
         }
-        _ if describes_growth(text) && mentions_memory(text) => Situation::MemoryGrowth,
         _ if mentions_running_out(text) => situation_from_words(parsed, text),
         _ => Situation::Other,
     }
