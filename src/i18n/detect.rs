@@ -7,6 +7,19 @@ use super::Lang;
 /// Share of letters in Arabic or Devanagari script above which the script decides.
 const SCRIPT_SHARE: f64 = 0.2;
 
+/// Hindi's everyday grammar words as people write them in Latin letters (Hinglish). None is an
+/// English or French word, so two of them among few words tell Hinglish from both.
+const HINGLISH_WORDS: &[&str] = &[
+    "hai", "hain", "nahi", "nahin", "nhi", "kaise", "kaisa", "kyun", "kyon", "kyu", "kya", "karo",
+    "karein", "kare", "karna", "karne", "karke", "raha", "rahi", "rahe", "gaya", "gayi", "gaye",
+    "hota", "hoti", "hote", "mein", "mera", "meri", "mere", "mujhe", "aur", "bhi", "toh", "tha",
+    "thi", "wala", "wali", "chahiye", "sakta", "sakti", "sakte", "lagta", "lagti", "jata", "jaata",
+    "jati", "zyada", "jyada", "kitna", "kitni", "bahut", "sirf", "abhi", "kuch", "yeh", "woh",
+    "agar", "lekin", "phir", "baad", "pehle", "kam", "ho",
+];
+/// Share of a Latin text's words that must be Hinglish grammar words.
+const HINGLISH_SHARE: f64 = 0.2;
+
 pub fn detect_language(text: &str) -> Option<Lang> {
     let (mut arabic, mut devanagari, mut letters) = (0usize, 0usize, 0usize);
     for c in text.chars().filter(|c| c.is_alphabetic()).take(20_000) {
@@ -32,6 +45,9 @@ pub fn detect_language(text: &str) -> Option<Lang> {
             Lang::Hi
         });
     }
+    if is_hinglish(text) {
+        return Some(Lang::Hi);
+    }
     // whatlang's trigram count grows with the text; a thousand letters decide as well.
     let sample: String = text.chars().take(1_000).collect();
     match whatlang::detect_lang(&sample)? {
@@ -39,6 +55,27 @@ pub fn detect_language(text: &str) -> Option<Lang> {
         whatlang::Lang::Eng => Some(Lang::En),
         _ => None,
     }
+}
+
+/// Hindi written in Latin letters: at least two of its grammar words, and a fifth of the
+/// words. Only the first few hundred words are read; a paste's log lines dilute the share.
+fn is_hinglish(text: &str) -> bool {
+    let mut words = 0usize;
+    let mut found: Vec<&str> = Vec::new();
+    for word in text
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .take(400)
+    {
+        words += 1;
+        let lower = word.to_ascii_lowercase();
+        if let Some(&known) = HINGLISH_WORDS.iter().find(|&&w| w == lower) {
+            if !found.contains(&known) {
+                found.push(known);
+            }
+        }
+    }
+    found.len() >= 2 && found.len() as f64 >= HINGLISH_SHARE * words as f64
 }
 
 #[cfg(test)]
@@ -72,6 +109,24 @@ mod tests {
             Some(Lang::En)
         );
         assert_eq!(detect_language("1234 ..."), None);
+    }
+
+    #[test]
+    fn hindi_in_latin_letters_is_read_as_hindi_and_english_stays_english() {
+        for text in [
+            "gpu memory khatam ho gayi training ke time",
+            "batch size kam karne ke baad bhi OOM aa raha hai",
+            "cuda out of memory kaise theek kare",
+        ] {
+            assert_eq!(detect_language(text), Some(Lang::Hi), "{text}");
+        }
+        for text in [
+            "How do I reduce memory when the batch is too big for the GPU?",
+            "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB",
+            "comment réduire la mémoire sans changer le modèle",
+        ] {
+            assert_ne!(detect_language(text), Some(Lang::Hi), "{text}");
+        }
     }
 
     #[test]

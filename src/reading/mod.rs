@@ -96,6 +96,20 @@ impl<'a> Reading<'a> {
     }
 }
 
+impl Reading<'_> {
+    /// Typed words read again with the English names of the concepts they name (from the
+    /// glossaries): `الكومبايل` or `ديفيوجن` tell the situation what `torch.compile` or
+    /// `diffusion` would.
+    pub fn glossed(mut self, english_names: &[String]) -> Self {
+        if english_names.is_empty() {
+            return self;
+        }
+        let glossed = format!("{}\n{}", self.text, english_names.join("\n"));
+        self.situation = situation::situation(&self.parsed, &glossed);
+        self
+    }
+}
+
 /// The prose of a paste: frame lines, source lines under them and C++ frames removed; the
 /// head and the tail of a long paste.
 fn prose_of(text: &str) -> String {
@@ -178,6 +192,12 @@ mod tests {
         assert!(reading.code.contains("estimate_loss"), "{}", reading.code);
         let diagnosis = reading.diagnosis.expect("a paste is diagnosed");
         assert_eq!(diagnosis.facts.tried_to_allocate_bytes, Some(6_592_774_799));
+    }
+
+    #[test]
+    fn hinglish_typed_on_an_english_page_is_read_as_hindi_and_english() {
+        let reading = Reading::query("gpu memory khatam ho gayi training ke time", Lang::En);
+        assert_eq!(reading.prose_langs, vec![Lang::Hi, Lang::En]);
     }
 
     #[test]

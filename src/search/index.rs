@@ -11,6 +11,7 @@ use tantivy::schema::{FAST, Field, IndexRecordOption, Schema, TextFieldIndexing,
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument};
 
 use super::analyzers;
+use super::vocabulary::Vocabulary;
 use crate::content::Library;
 use crate::i18n::Lang;
 
@@ -96,7 +97,7 @@ pub struct BuiltIndex {
     /// hold it. A query keeps only terms found here, rarest first: a pasted log holds
     /// hundreds of words, most in no article or in every article, and each clause costs a
     /// dictionary lookup and a scorer.
-    pub vocabulary: HashMap<&'static str, HashMap<String, u32>>,
+    pub vocabulary: HashMap<&'static str, Vocabulary>,
 }
 
 impl BuiltIndex {
@@ -104,9 +105,12 @@ impl BuiltIndex {
     pub fn article_frequency(&self, analyzer: &str, term: &str) -> u32 {
         self.vocabulary
             .get(analyzer)
-            .and_then(|terms| terms.get(term))
-            .copied()
-            .unwrap_or(0)
+            .map_or(0, |terms| terms.article_frequency(term))
+    }
+
+    /// The known term a mistyped `word` most likely meant (see [`Vocabulary::correction`]).
+    pub fn correction(&self, analyzer: &str, word: &str) -> Option<&str> {
+        self.vocabulary.get(analyzer)?.correction(word)
     }
 }
 
@@ -185,6 +189,9 @@ pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
         reader,
         fields,
         docs,
-        vocabulary,
+        vocabulary: vocabulary
+            .into_iter()
+            .map(|(analyzer, counts)| (analyzer, Vocabulary::new(counts)))
+            .collect(),
     })
 }

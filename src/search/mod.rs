@@ -23,6 +23,8 @@ pub mod confidence;
 pub mod feedback;
 mod index;
 mod signatures;
+mod synonyms;
+mod vocabulary;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -42,6 +44,7 @@ use self::confidence::{answer_state, confidence};
 
 use self::index::{BuiltIndex, prose_analyzer};
 use self::signatures::Signatures;
+use self::synonyms::Synonyms;
 use crate::content::{Article, Library};
 use crate::db::FeedbackCounts;
 use crate::i18n::Lang;
@@ -65,6 +68,10 @@ const TEXT_WEIGHT: f32 = 10.0;
 /// A title that holds the words of the query says more than the same words in the body.
 const TITLE_BOOST: f32 = 4.0;
 const SITUATION_WEIGHT: f32 = 16.0;
+/// A concept's own word found through a typed synonym, and a known word a typo meant: both
+/// count less than a word typed as the articles write it, so an exact match leads.
+const SYNONYM_WEIGHT: f32 = 0.6;
+const TYPO_WEIGHT: f32 = 0.5;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
@@ -123,13 +130,14 @@ pub struct Engine {
     library: Arc<Library>,
     index: BuiltIndex,
     signatures: Signatures,
+    synonyms: Synonyms,
     /// Per group, the factor its feedback applies to its score (absent: 1).
     feedback: ArcSwap<HashMap<String, f32>>,
 }
 
-/// The analyzed terms of a query, per field family.
+/// The analyzed terms of a query, per field family, each with the weight of its clauses.
 struct QueryTerms {
-    prose: Vec<(Lang, Vec<String>)>,
+    prose: Vec<(Lang, Vec<(String, f32)>)>,
     code: Vec<String>,
 }
 
@@ -137,10 +145,12 @@ impl Engine {
     pub fn build(library: Arc<Library>) -> Result<Self, SearchError> {
         let index = index::build(&library)?;
         let signatures = Signatures::new(&library);
+        let synonyms = Synonyms::new(&library);
         Ok(Engine {
             library,
             index,
             signatures,
+            synonyms,
             feedback: ArcSwap::default(),
         })
     }
@@ -179,12 +189,29 @@ impl Engine {
     /// Searches typed words (any of ar, hi, fr, en, or error text) and shows hits in `lang`.
     pub fn search(&self, query: &str, lang: Lang, limit: usize) -> SearchOutcome {
         let reading = Reading::query(query, lang);
+        let names = self.english_names(&reading);
+        let reading = reading.glossed(&names);
         let (answer, results) = self.rank(&reading, lang, limit);
         SearchOutcome {
             answer,
             results,
             fingerprint: reading.fingerprint,
         }
+    }
+
+    /// The English names of the glossary concepts typed words name, in any of their languages.
+    fn english_names(&self, reading: &Reading<'_>) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for &lang in &reading.prose_langs {
+            let tokens =
+                analyzers::analyze_limited(prose_analyzer(lang), &reading.prose, MAX_QUERY_TOKENS);
+            for name in self.synonyms.find(lang, &tokens).english {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        names
     }
 
     fn rank(&self, reading: &Reading<'_>, lang: Lang, limit: usize) -> (AnswerState, Vec<Hit>) {
@@ -232,13 +259,12 @@ impl Engine {
 
         // Snippet lines are picked by the query's words in the language shown, when the
         // query has any (a pasted English traceback has none in Hindi: first lines then).
-        let no_terms = Vec::new();
-        let display_terms = terms
+        let display_terms: Vec<String> = terms
             .prose
             .iter()
             .find(|(l, _)| *l == lang)
-            .map(|(_, words)| words)
-            .unwrap_or(&no_terms);
+            .map(|(_, words)| words.iter().map(|(word, _)| word.clone()).collect())
+            .unwrap_or_default();
         let top = scored.first().map_or(0.0, |s| s.0);
         let second = scored.get(1).map_or(0.0, |s| s.0);
         let error_read = !matches!(reading.parsed.kind, ErrorKind::Unknown)
@@ -266,7 +292,7 @@ impl Engine {
                     error_read,
                     typed: reading.diagnosis.is_none(),
                 };
-                Some(self.hit(article, fallback, score, evidence, section, display_terms))
+                Some(self.hit(article, fallback, score, evidence, section, &display_terms))
             })
             .collect();
         let answer = answer_state(hits.first().map(|h| (&h.evidence, h.confidence)));
@@ -330,9 +356,9 @@ impl Engine {
         let fields = self.index.fields;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for (lang, words) in &terms.prose {
-            for term in words {
-                clauses.push(term_clause(fields.title(*lang), term, TITLE_BOOST));
-                clauses.push(term_clause(fields.body(*lang), term, 1.0));
+            for (term, weight) in words {
+                clauses.push(term_clause(fields.title(*lang), term, TITLE_BOOST * weight));
+                clauses.push(term_clause(fields.body(*lang), term, *weight));
             }
         }
         for term in &terms.code {
@@ -343,35 +369,69 @@ impl Engine {
     }
 
     /// Analyzes the query once: the terms of each prose language and of the code fields.
+    /// Typed words are widened with what they stand for (glossary synonyms) and what a
+    /// mistyped long word meant, both weighed below the words as typed.
     fn query_terms(&self, reading: &Reading<'_>) -> QueryTerms {
+        let typed = reading.diagnosis.is_none();
+        let mut prose: Vec<(Lang, Vec<(String, f32)>)> = Vec::new();
+        let mut widened: Vec<(Lang, String, f32)> = Vec::new();
+        for &lang in &reading.prose_langs {
+            let analyzer = prose_analyzer(lang);
+            let tokens = analyzers::analyze_limited(analyzer, &reading.prose, MAX_QUERY_TOKENS);
+            if typed {
+                for (meant_lang, term) in self.synonyms.find(lang, &tokens).means {
+                    widened.push((meant_lang, term, SYNONYM_WEIGHT));
+                }
+                for token in tokens.iter().filter(|t| written_in_script_of(t, lang)) {
+                    if let Some(known) = self.index.correction(analyzer, token) {
+                        widened.push((lang, known.to_owned(), TYPO_WEIGHT));
+                    }
+                }
+            }
+            let words = self.known_terms(analyzer, tokens, MAX_PROSE_TERMS);
+            prose.push((lang, words.into_iter().map(|w| (w, 1.0)).collect()));
+        }
+        for (lang, term, weight) in widened {
+            if self.index.article_frequency(prose_analyzer(lang), &term) == 0 {
+                continue;
+            }
+            let position = match prose.iter().position(|(l, _)| *l == lang) {
+                Some(position) => position,
+                None => {
+                    prose.push((lang, Vec::new()));
+                    prose.len() - 1
+                }
+            };
+            let words = &mut prose[position].1;
+            match words.iter_mut().find(|(word, _)| *word == term) {
+                Some((_, existing)) => *existing = existing.max(weight),
+                None => words.push((term, weight)),
+            }
+        }
+        tracing::debug!(?prose, "query terms");
         QueryTerms {
-            prose: reading
-                .prose_langs
-                .iter()
-                .map(|&lang| {
-                    let words =
-                        self.known_terms(prose_analyzer(lang), &reading.prose, MAX_PROSE_TERMS);
-                    (lang, words)
-                })
-                .collect(),
-            code: self.known_terms(analyzers::CODE, &reading.code, MAX_CODE_TERMS),
+            prose,
+            code: self.known_terms(
+                analyzers::CODE,
+                analyzers::analyze_limited(analyzers::CODE, &reading.code, MAX_QUERY_TOKENS),
+                MAX_CODE_TERMS,
+            ),
         }
     }
 
-    /// The `max` most telling distinct terms of `text`: only terms some article has, the
+    /// The `max` most telling distinct terms of `tokens`: only terms some article has, the
     /// rarest across articles first (ties in text order).
-    fn known_terms(&self, analyzer: &'static str, text: &str, max: usize) -> Vec<String> {
+    fn known_terms(&self, analyzer: &'static str, tokens: Vec<String>, max: usize) -> Vec<String> {
         let mut seen = BTreeSet::new();
-        let mut terms: Vec<(u32, usize, String)> =
-            analyzers::analyze_limited(analyzer, text, MAX_QUERY_TOKENS)
-                .into_iter()
-                .filter(|t| seen.insert(t.clone()))
-                .enumerate()
-                .filter_map(|(position, term)| {
-                    let frequency = self.index.article_frequency(analyzer, &term);
-                    (frequency > 0).then_some((frequency, position, term))
-                })
-                .collect();
+        let mut terms: Vec<(u32, usize, String)> = tokens
+            .into_iter()
+            .filter(|t| seen.insert(t.clone()))
+            .enumerate()
+            .filter_map(|(position, term)| {
+                let frequency = self.index.article_frequency(analyzer, &term);
+                (frequency > 0).then_some((frequency, position, term))
+            })
+            .collect();
         terms.sort_unstable();
         // Words in most articles barely move BM25 but walk the longest posting lists; keep
         // them only when the text has little else.
@@ -424,6 +484,19 @@ impl Engine {
                 .collect(),
             url,
         }
+    }
+}
+
+/// Whether a term is in the script its analyzer's language is written in: a typo is looked
+/// for among one language's words only (Latin words among the French and English ones).
+fn written_in_script_of(term: &str, lang: Lang) -> bool {
+    let Some(first) = term.chars().next() else {
+        return false;
+    };
+    match lang {
+        Lang::Ar => ('\u{0600}'..='\u{06FF}').contains(&first),
+        Lang::Hi => ('\u{0900}'..='\u{097F}').contains(&first),
+        Lang::Fr | Lang::En => first.is_alphabetic() && (first as u32) < 0x0250,
     }
 }
 

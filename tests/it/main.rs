@@ -22,3 +22,4 @@ mod pages;
 mod ranking_feedback;
 mod reload;
 mod seeds;
+mod typed_search;

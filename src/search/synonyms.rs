@@ -1,0 +1,160 @@
+//! The words people type for a concept — the glossaries' `also:` lists: loanwords in Arabic or
+//! Devanagari script, colloquial phrases, Hinglish, French without accents — lead a typed query
+//! to the word the articles use for it in that language, and to its English name.
+
+use std::collections::HashMap;
+
+use super::analyzers;
+use super::index::prose_analyzer;
+use crate::content::Library;
+use crate::i18n::Lang;
+
+#[derive(Default)]
+pub struct Synonyms {
+    /// Per language, the phrases by their first analyzed term.
+    phrases: HashMap<Lang, HashMap<String, Vec<Phrase>>>,
+}
+
+struct Phrase {
+    /// The phrase as the language's analyzer reads it.
+    terms: Vec<String>,
+    /// What it stands for: the glossary term's analyzed words, and the English name's
+    /// (empty for the term itself).
+    means: Vec<(Lang, String)>,
+    /// The concept's English name, as written in the glossary.
+    english: String,
+}
+
+/// The concepts a query names, read through the glossaries.
+#[derive(Debug, Default, PartialEq)]
+pub struct Found {
+    /// The articles' words for them that the query did not type.
+    pub means: Vec<(Lang, String)>,
+    /// Their English names, so that what is read from English words (the stack an error
+    /// came from, say) is read from typed words of any language too.
+    pub english: Vec<String>,
+}
+
+impl Synonyms {
+    pub fn new(library: &Library) -> Self {
+        let mut phrases: HashMap<Lang, HashMap<String, Vec<Phrase>>> = HashMap::new();
+        for lang in Lang::ALL {
+            let Some(glossary) = library.glossary(lang) else {
+                continue;
+            };
+            let analyzer = prose_analyzer(lang);
+            let by_first = phrases.entry(lang).or_default();
+            for entry in &glossary.terms {
+                let mut means: Vec<(Lang, String)> = analyzers::analyze(analyzer, &entry.term)
+                    .into_iter()
+                    .map(|term| (lang, term))
+                    .collect();
+                if lang != Lang::En {
+                    means.extend(
+                        analyzers::analyze(analyzers::ENGLISH, &entry.en)
+                            .into_iter()
+                            .map(|term| (Lang::En, term)),
+                    );
+                }
+                let own = std::iter::once(&entry.term).chain(&entry.also);
+                for phrase in own {
+                    let terms = analyzers::analyze(analyzer, phrase);
+                    let Some(first) = terms.first().cloned() else {
+                        continue;
+                    };
+                    let means = means
+                        .iter()
+                        .filter(|(l, t)| *l != lang || !terms.contains(t))
+                        .cloned()
+                        .collect();
+                    by_first.entry(first).or_default().push(Phrase {
+                        terms,
+                        means,
+                        english: entry.en.to_lowercase(),
+                    });
+                }
+            }
+        }
+        Synonyms { phrases }
+    }
+
+    /// The concepts whose glossary phrases `terms` (a query analyzed for `lang`, in order)
+    /// holds, each once.
+    pub fn find(&self, lang: Lang, terms: &[String]) -> Found {
+        let mut found = Found::default();
+        let Some(by_first) = self.phrases.get(&lang) else {
+            return found;
+        };
+        for (start, term) in terms.iter().enumerate() {
+            for phrase in by_first.get(term).into_iter().flatten() {
+                if !terms[start..].starts_with(&phrase.terms) {
+                    continue;
+                }
+                for meaning in &phrase.means {
+                    if !found.means.contains(meaning) {
+                        found.means.push(meaning.clone());
+                    }
+                }
+                if !found.english.contains(&phrase.english) {
+                    found.english.push(phrase.english.clone());
+                }
+            }
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::glossary::{Glossary, Term};
+    use std::collections::BTreeMap;
+
+    fn library(lang: Lang, en: &str, term: &str, also: &[&str]) -> Library {
+        let glossary = Glossary {
+            lang,
+            terms: vec![Term {
+                id: "concept".into(),
+                en: en.into(),
+                term: term.into(),
+                also: also.iter().map(|a| (*a).to_owned()).collect(),
+                avoid: Vec::new(),
+                definition: String::new(),
+            }],
+        };
+        Library::default().with_glossaries(BTreeMap::from([(lang, glossary)]))
+    }
+
+    fn analyzed(lang: Lang, text: &str) -> Vec<String> {
+        analyzers::analyze(prose_analyzer(lang), text)
+    }
+
+    #[test]
+    fn a_typed_loanword_stands_for_the_articles_term_and_its_english_name() {
+        let synonyms = Synonyms::new(&library(Lang::Ar, "batch", "الدفعة", &["باتش"]));
+        let query = analyzed(Lang::Ar, "كيف اصغر الباتش");
+        let found = synonyms.find(Lang::Ar, &query);
+        let meant = &found.means;
+        assert!(meant.contains(&(Lang::Ar, analyzed(Lang::Ar, "الدفعة")[0].clone())));
+        assert!(meant.contains(&(Lang::En, "batch".to_owned())), "{meant:?}");
+        assert_eq!(found.english, ["batch"]);
+    }
+
+    #[test]
+    fn a_phrase_counts_only_when_its_words_follow_each_other() {
+        let synonyms = Synonyms::new(&library(
+            Lang::Hi,
+            "out of memory",
+            "मेमोरी ख़त्म",
+            &["memory khatam"],
+        ));
+        let together = analyzed(Lang::Hi, "gpu memory khatam ho gayi");
+        assert_eq!(
+            synonyms.find(Lang::Hi, &together).english,
+            ["out of memory"]
+        );
+        let apart = analyzed(Lang::Hi, "memory ka khatam hona");
+        assert_eq!(synonyms.find(Lang::Hi, &apart), Found::default());
+        assert_eq!(synonyms.find(Lang::Fr, &together), Found::default());
+    }
+}

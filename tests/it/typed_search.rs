@@ -1,0 +1,79 @@
+//! Typed searches meet people where they are: loanwords and colloquial words lead to the
+//! articles' terms, a mistyped long word still finds its article (below an exact match), and
+//! Arabic spelling variants are one word.
+
+use std::sync::LazyLock;
+
+use axum::Router;
+use serde_json::Value;
+
+use crate::helpers::{get, repo_path, router_for};
+
+static CATALOG: LazyLock<Router> = LazyLock::new(|| router_for(&repo_path("content")));
+
+async fn search(query: &str, lang: &str) -> Value {
+    let uri = format!(
+        "/api/v1/search?lang={lang}&limit=5&q={}",
+        form_urlencoded::byte_serialize(query.as_bytes()).collect::<String>()
+    );
+    let reply = get(&CATALOG, &uri).await;
+    assert_eq!(reply.status, 200, "{query}");
+    reply.json()
+}
+
+fn ids(answer: &Value) -> Vec<String> {
+    answer["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn first_confidence(answer: &Value) -> f64 {
+    answer["results"][0]["confidence"].as_f64().unwrap()
+}
+
+#[tokio::test]
+async fn an_arabic_loanword_names_the_stack_the_error_came_from() {
+    // «الكومبايل» is how people write torch.compile; the glossary knows it, the articles do not.
+    let answer = search("الذاكرة تخلص مع الكومبايل", "ar").await;
+    assert_eq!(ids(&answer)[0], "torch-compile-memory", "{answer}");
+    assert_eq!(answer["results"][0]["lang"], "ar");
+}
+
+#[tokio::test]
+async fn a_swapped_letter_in_a_long_word_finds_what_the_right_spelling_finds() {
+    // Alone, so that nothing but the corrected word can find the article.
+    let right = search("fragmentation", "en").await;
+    let typo = search("framgentation", "en").await;
+    assert_eq!(ids(&right)[0], "cuda-oom-fragmentation");
+    assert_eq!(ids(&typo)[0], "cuda-oom-fragmentation", "{typo}");
+    // The corrected word counts less than the word as typed: never surer than the right spelling.
+    assert!(first_confidence(&typo) < first_confidence(&right));
+}
+
+#[tokio::test]
+async fn arabic_spelling_variants_are_the_same_search() {
+    let plain = search("نفاد الذاكرة أثناء التدريب", "ar").await;
+    for variant in [
+        "نفاد الذاكره اثناء التدريب",
+        "نَفَاد الذّاكِرَة أَثناء التَّدريب",
+        "نفاد الذاكـــرة إثناء التدريب",
+    ] {
+        let answer = search(variant, "ar").await;
+        assert_eq!(answer["results"], plain["results"], "{variant}");
+    }
+    assert_eq!(ids(&plain)[0], "cuda-oom-training");
+}
+
+#[tokio::test]
+async fn hinglish_reaches_the_hindi_articles_through_their_words() {
+    // "memory khatam" is the glossary's Hinglish for मेमोरी ख़त्म; the Hindi grammar words in
+    // Latin letters are stop words, not evidence.
+    let answer = search("batch size kam karne ke baad bhi memory khatam", "hi").await;
+    assert_eq!(ids(&answer)[0], "cuda-oom-training", "{answer}");
+    assert_eq!(answer["results"][0]["lang"], "hi");
+    let grammar_only = search("kaise karne ke baad bhi", "hi").await;
+    assert_eq!(grammar_only["answer"], "none", "{grammar_only}");
+}
