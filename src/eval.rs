@@ -77,6 +77,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev.jsonl",
             "pastes-dev-wave2.jsonl",
             "pastes-dev-wave3.jsonl",
+            "pastes-dev-wave4.jsonl",
         ],
     ),
     ("test", &["pastes-test.jsonl"]),
@@ -453,10 +454,11 @@ static TRIED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Checks the figure against the paste independently of the parser: the printed value times
-/// its unit, within half a unit of the last printed digit. `None` when the paste has no
-/// such figure.
+/// its unit, within half a unit of the last printed digit. When a paste holds several
+/// messages, the last one counts: the error the process ended on. `None` when the paste has
+/// no such figure.
 fn check_number(paste: &str, answer: &Value, case: &str) -> Option<Result<(), String>> {
-    let captures = TRIED.captures(paste)?;
+    let captures = TRIED.captures_iter(paste).last()?;
     let printed = &captures[1];
     let unit: f64 = match &captures[2] {
         "bytes" | "B" => 1.0,

@@ -16,3 +16,4 @@ diag-cpu = The computer's RAM (not the GPU) could not provide { $request }.
 diag-cpu-unknown = The computer's RAM (not the GPU) ran out.
 diag-cuda-error-oom = "CUDA error: out of memory" means memory was requested outside PyTorch's caching allocator (creating the CUDA context, NCCL, an extension): the GPU was already full when that happened.
 diag-cuda-async = CUDA reports kernel errors asynchronously, so the line in the traceback may not be the one that failed: run once with CUDA_LAUNCH_BLOCKING=1 (or on the CPU) to see the real place.
+diag-foreign-framework = This error comes from { $framework }, not from PyTorch: the fixes here are written for PyTorch and may not apply.

@@ -16,3 +16,4 @@ diag-cpu = La mémoire vive de l’ordinateur (pas le GPU) n’a pas pu fournir 
 diag-cpu-unknown = La mémoire vive de l’ordinateur (pas le GPU) est épuisée.
 diag-cuda-error-oom = « CUDA error: out of memory » signifie que la mémoire a été demandée hors de l’allocateur à cache de PyTorch (création du contexte CUDA, NCCL, une extension) : le GPU était déjà plein à ce moment-là.
 diag-cuda-async = CUDA signale les erreurs des noyaux de façon asynchrone : la ligne indiquée par la trace n’est peut-être pas celle qui a échoué. Relancez une fois avec CUDA_LAUNCH_BLOCKING=1 (ou sur le CPU) pour voir le vrai endroit.
+diag-foreign-framework = Cette erreur vient de { $framework }, pas de PyTorch : les correctifs de ce site sont écrits pour PyTorch et peuvent ne pas s’appliquer.

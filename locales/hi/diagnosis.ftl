@@ -16,3 +16,4 @@ diag-cpu = कंप्यूटर की RAM (GPU नहीं) { $request } �
 diag-cpu-unknown = कंप्यूटर की RAM (GPU नहीं) ख़त्म हो गई।
 diag-cuda-error-oom = “CUDA error: out of memory” का मतलब है कि मेमोरी PyTorch के कैशिंग एलोकेटर के बाहर माँगी गई (CUDA कॉन्टेक्स्ट, cuBLAS, NCCL): उस समय GPU पहले से भरा था।
 diag-cuda-async = CUDA कर्नेल की त्रुटियाँ असिंक्रोनस रूप से बताता है, इसलिए ट्रेसबैक में दिखी लाइन शायद वह नहीं है जो असल में विफल हुई: असली जगह देखने के लिए एक बार CUDA_LAUNCH_BLOCKING=1 के साथ (या CPU पर) चलाएँ।
+diag-foreign-framework = यह त्रुटि PyTorch से नहीं, { $framework } से आई है: यहाँ के समाधान PyTorch के लिए लिखे गए हैं और शायद इस पर लागू न हों।

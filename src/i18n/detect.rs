@@ -69,10 +69,10 @@ fn is_hinglish(text: &str) -> bool {
     {
         words += 1;
         let lower = word.to_ascii_lowercase();
-        if let Some(&known) = HINGLISH_WORDS.iter().find(|&&w| w == lower) {
-            if !found.contains(&known) {
-                found.push(known);
-            }
+        if let Some(&known) = HINGLISH_WORDS.iter().find(|&&w| w == lower)
+            && !found.contains(&known)
+        {
+            found.push(known);
         }
     }
     found.len() >= 2 && found.len() as f64 >= HINGLISH_SHARE * words as f64

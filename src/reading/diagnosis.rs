@@ -38,6 +38,9 @@ pub fn diagnose(parsed: &Parsed, memory: &MemoryReading, lang: Lang) -> Diagnosi
         });
 
     let mut say = Sentences::new(lang);
+    if let Some(framework) = parsed.framework {
+        say.named("diag-foreign-framework", "framework", framework);
+    }
     match parsed.kind {
         ErrorKind::CudaOom => {
             explain_cuda_oom(&mut say, parsed, memory);
@@ -220,6 +223,12 @@ impl Sentences {
         for (name, value) in values {
             args.set(*name, NumberFormat::new(self.lang).bytes(*value));
         }
+        self.out.push(messages().format(self.lang, id, Some(&args)));
+    }
+
+    fn named(&mut self, id: &str, name: &'static str, value: &str) {
+        let mut args = FluentArgs::new();
+        args.set(name, value.to_owned());
         self.out.push(messages().format(self.lang, id, Some(&args)));
     }
 

@@ -184,6 +184,9 @@ const STACKS: &[(Situation, &[&str])] = &[
             "enable_model_cpu_offload",
             "enable_sequential_cpu_offload",
             "fooocus",
+            // AUTOMATIC1111's low-memory launch flags, printed in its sysinfo and logs.
+            "medvram",
+            "lowvram",
             "invokeai",
             "upscale",
             "upscaler",
@@ -196,6 +199,9 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("kv cache", Situation::LlmServing),
     ("key-value cache", Situation::LlmServing),
     ("stable diffusion", Situation::Diffusion),
+    ("diffusion pipeline", Situation::Diffusion),
+    // ComfyUI's executor names the node that failed: "Error occurred when executing KSampler".
+    ("error occurred when executing", Situation::Diffusion),
     ("torch compile", Situation::Compile),
     ("zero stage 3", Situation::Sharded),
     ("zero 3", Situation::Sharded),

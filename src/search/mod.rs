@@ -70,7 +70,7 @@ const TITLE_BOOST: f32 = 4.0;
 const SITUATION_WEIGHT: f32 = 16.0;
 /// A concept's own word found through a typed synonym, and a known word a typo meant: both
 /// count less than a word typed as the articles write it, so an exact match leads.
-const SYNONYM_WEIGHT: f32 = 0.6;
+const SYNONYM_WEIGHT: f32 = 0.7;
 const TYPO_WEIGHT: f32 = 0.5;
 
 #[derive(Debug, thiserror::Error)]
@@ -291,6 +291,7 @@ impl Engine {
                     },
                     error_read,
                     typed: reading.diagnosis.is_none(),
+                    foreign: reading.parsed.framework.is_some(),
                 };
                 Some(self.hit(article, fallback, score, evidence, section, &display_terms))
             })

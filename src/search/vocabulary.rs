@@ -7,11 +7,14 @@ use std::collections::HashMap;
 /// real word too often (`batch` ↔ `match`, `cache` ↔ `cached` are already five).
 pub const MIN_TYPO_CHARS: usize = 6;
 
+/// A known term's letters and its position in [`Vocabulary::terms`].
+type Spelling = (Box<[char]>, usize);
+
 #[derive(Default)]
 pub struct Vocabulary {
     articles: HashMap<String, u32>,
     /// Terms by their length in characters, for the typo lookup.
-    by_length: HashMap<usize, Vec<(Box<[char]>, usize)>>,
+    by_length: HashMap<usize, Vec<Spelling>>,
     terms: Vec<(String, u32)>,
 }
 
@@ -25,7 +28,7 @@ impl Vocabulary {
             .collect();
         // Sorted so that ties in the typo lookup always resolve the same way.
         terms.sort_unstable();
-        let mut by_length: HashMap<usize, Vec<(Box<[char]>, usize)>> = HashMap::new();
+        let mut by_length: HashMap<usize, Vec<Spelling>> = HashMap::new();
         for (position, (term, _)) in terms.iter().enumerate() {
             let chars: Box<[char]> = term.chars().collect();
             by_length

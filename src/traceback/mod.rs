@@ -28,6 +28,7 @@ mod error_lines;
 mod exception;
 mod facts;
 mod frames;
+mod framework;
 mod hints;
 mod normalize;
 mod size;
@@ -204,6 +205,9 @@ pub struct Parsed {
     pub error_lines: Vec<String>,
     /// `message` with numbers, sizes, hex, paths, pids and device ids replaced by placeholders.
     pub message_template: Option<String>,
+    /// Another framework the error comes from (TensorFlow, JAX, …), when the paste names one
+    /// and nothing of PyTorch.
+    pub framework: Option<&'static str>,
 }
 
 /// Reads `text` (any paste) into its parts.
@@ -284,6 +288,7 @@ pub fn parse(text: &str) -> Parsed {
         hints: hints::detect(&lower),
         error_lines,
         message_template,
+        framework: framework::foreign_framework(text),
     }
 }
 

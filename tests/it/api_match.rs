@@ -389,3 +389,18 @@ async fn errors_no_article_covers_are_never_answered_confidently() {
     assert_eq!(reply.status, StatusCode::OK);
     assert_ne!(reply.json()["answer"], "confident");
 }
+
+#[tokio::test]
+async fn another_frameworks_out_of_memory_is_answered_none_and_named_in_the_diagnosis() {
+    let tensorflow = "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    model.fit(x, y, batch_size=256)\n  File \"/usr/lib/python3/site-packages/tensorflow/python/client/session.py\", line 1429, in _call_tf_sessionrun\n    run_metadata)\ntensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[256,112,112,64] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc";
+    let body = match_text(tensorflow, "fr").await;
+    assert_eq!(body["answer"], "none", "{body}");
+    for result in body["results"].as_array().unwrap() {
+        assert!(result["confidence"].as_f64().unwrap() < 0.5, "{result}");
+    }
+    let explanation = body["diagnosis"]["explanation"].to_string();
+    assert!(explanation.contains("TensorFlow"), "{explanation}");
+    // The same out-of-memory words from PyTorch are still a known fix.
+    let pytorch = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.65 GiB of which 1.10 GiB is free. Of the allocated memory 21.9 GiB is allocated by PyTorch, and 120.00 MiB is reserved by PyTorch but unallocated.";
+    assert_ne!(match_text(pytorch, "fr").await["answer"], "none");
+}

@@ -45,6 +45,12 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
             queries.exact_at_1
         );
     }
+    let typed = &split.query_answers;
+    assert!(
+        typed.precision() >= bar.confident_right,
+        "{name}: confident typed answers right {:.3}",
+        typed.precision()
+    );
     let answers = &split.paste_answers;
     assert!(
         answers.precision() >= bar.confident_right,
@@ -81,11 +87,11 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
 /// pastes confident ≤ 5 %) and, for ranking, bars a little under the measured numbers, so a
 /// regression fails; the held-out split's ranking bars are lower because it is lower.
 const DEV_BAR: Bar = Bar {
-    paste_exact: 0.90,
-    paste_family: 0.95,
-    query_exact: 0.83,
+    paste_exact: 0.87,
+    paste_family: 0.92,
+    query_exact: 0.88,
     confident_right: 0.95,
-    coverage: 0.90,
+    coverage: 0.80,
     out_of_scope_confident: 0.05,
 };
 const TEST_BAR: Bar = Bar {
@@ -93,7 +99,7 @@ const TEST_BAR: Bar = Bar {
     paste_family: 0.94,
     query_exact: 0.74,
     confident_right: 0.95,
-    coverage: 0.85,
+    coverage: 0.70,
     out_of_scope_confident: 0.05,
 };
 

@@ -1,0 +1,97 @@
+//! The framework an error comes from when it is not PyTorch: TensorFlow's `OOM when allocating
+//! tensor`, XLA's `RESOURCE_EXHAUSTED` or CTranslate2's `CUDA failed with error out of memory`
+//! read like PyTorch's errors, but no article here fixes them.
+
+/// Names in paths, modules and exception classes, compared as whole tokens, and the
+/// framework each belongs to.
+const FOREIGN: &[(&str, &str)] = &[
+    ("tensorflow", "TensorFlow"),
+    ("tf_keras", "TensorFlow"),
+    ("resourceexhaustederror", "TensorFlow"),
+    ("jax", "JAX"),
+    ("jaxlib", "JAX"),
+    ("xla_extension", "JAX"),
+    ("xlaruntimeerror", "JAX"),
+    ("flax", "JAX"),
+    ("ctranslate2", "CTranslate2"),
+    ("faster_whisper", "CTranslate2"),
+    ("onnxruntime", "ONNX Runtime"),
+    ("paddle", "PaddlePaddle"),
+    ("paddlepaddle", "PaddlePaddle"),
+    ("mxnet", "MXNet"),
+    ("mlx", "MLX"),
+    ("llama_cpp", "llama.cpp"),
+    ("ggml", "llama.cpp"),
+];
+
+/// Tokens only a PyTorch run prints: any of them and the error is PyTorch's, whatever else
+/// the paste mentions (Keras 3 and JAX code can run on PyTorch too).
+fn is_pytorch_token(token: &str) -> bool {
+    token.starts_with("torch")
+        || token.starts_with("pytorch")
+        || token.ends_with("_torch")
+        || token == "by_pytorch"
+}
+
+/// The framework the paste's error comes from, when the paste names another framework and
+/// nothing of PyTorch's.
+pub fn foreign_framework(text: &str) -> Option<&'static str> {
+    let mut found: Option<&'static str> = None;
+    for token in text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|t| t.len() >= 3)
+    {
+        let token = token.to_ascii_lowercase();
+        if is_pytorch_token(&token) {
+            return None;
+        }
+        if found.is_none() {
+            found = FOREIGN
+                .iter()
+                .find(|(name, _)| *name == token)
+                .map(|(_, framework)| *framework);
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn other_frameworks_are_named_by_their_modules_and_errors() {
+        for (text, framework) in [
+            (
+                "ResourceExhaustedError: OOM when allocating tensor with shape[16,112,112,147]",
+                "TensorFlow",
+            ),
+            (
+                "  File \"/usr/lib/python3/site-packages/tensorflow/python/client/session.py\", line 1429",
+                "TensorFlow",
+            ),
+            (
+                "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 4770354232 bytes.",
+                "JAX",
+            ),
+            (
+                "  File \"site-packages/faster_whisper/transcribe.py\", line 584\nRuntimeError: CUDA failed with error out of memory",
+                "CTranslate2",
+            ),
+        ] {
+            assert_eq!(foreign_framework(text), Some(framework), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_pytorch_error_is_pytorch_even_when_another_framework_is_mentioned() {
+        for text in [
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB",
+            "import tensorflow as tf\n  File \"site-packages/torch/nn/modules/module.py\", line 1501",
+            "  File \"site-packages/torch_xla/core/xla_model.py\"\nXlaRuntimeError: RESOURCE_EXHAUSTED",
+            "CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 8.00 GiB total capacity)",
+        ] {
+            assert_eq!(foreign_framework(text), None, "{text}");
+        }
+    }
+}
