@@ -137,6 +137,7 @@ mod allocation_input;
 mod calibration;
 mod fields;
 mod input;
+pub mod llm;
 mod memory;
 mod params;
 
