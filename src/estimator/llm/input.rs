@@ -173,6 +173,8 @@ pub struct LlmInput {
     pub method: Method,
     pub lora_rank: u64,
     pub lora_targets: LoraTargets,
+    /// PEFT's `lora_dropout` (0 by default; lit-gpt uses 0.05).
+    pub lora_dropout: f64,
     pub sequence_length: u64,
     pub batch_size: u64,
     pub gradient_accumulation_steps: u64,
@@ -199,6 +201,7 @@ impl Default for LlmInput {
             method: Method::Full,
             lora_rank: 8,
             lora_targets: LoraTargets::default(),
+            lora_dropout: 0.0,
             sequence_length: 2048,
             batch_size: 1,
             gradient_accumulation_steps: 1,
@@ -274,6 +277,13 @@ impl LlmInput {
         if let Some(len) = self.max_model_len {
             in_range("max_model_len", len, MAX_SEQUENCE_LENGTH)?;
         }
+        if !(self.lora_dropout.is_finite() && (0.0..1.0).contains(&self.lora_dropout)) {
+            return Err(InvalidInput::new(
+                "lora_dropout",
+                Problem::OutOfRange,
+                format!("lora_dropout must be in [0, 1), got {}", self.lora_dropout),
+            ));
+        }
         let util = self.gpu_memory_utilization;
         if !(util.is_finite() && util > 0.0 && util <= 1.0) {
             return Err(InvalidInput::new(
@@ -335,6 +345,7 @@ impl LlmInput {
             phase: self.phase,
             method: self.method,
             lora_rank: self.lora_rank,
+            lora_dropout: self.lora_dropout > 0.0,
             lora,
             sequence_length: self.sequence_length,
             batch_size: self.batch_size,
@@ -412,6 +423,7 @@ pub struct LlmRun {
     pub phase: LlmPhase,
     pub method: Method,
     pub lora_rank: u64,
+    pub lora_dropout: bool,
     /// `None` for full training.
     pub lora: Option<LoraModules>,
     pub sequence_length: u64,

@@ -308,17 +308,24 @@ fn optimizer_state_bytes(optimizer: LlmOptimizer, n: u128, state_bytes: u128) ->
 ///   and the product if `down_proj` trains: 4 × intermediate. Plain MLP: the fc output
 ///   (saved by GELU) and GELU's output. A mixture does this for each of its top-k
 ///   experts, with each expert's gathered input.
-/// * LoRA: each adapted Linear keeps x·A (rank wide) for B's gradient.
+/// * LoRA: each adapted Linear keeps x·A (rank wide) for B's gradient, and with
+///   `lora_dropout` its dropped-out input and mask.
+/// * bitsandbytes' 4-bit and 8-bit matmuls keep their input for backward even when the
+///   weight is frozen.
 fn layer_bytes_per_token(run: &LlmRun, s: Sizes) -> u128 {
     let a = &run.arch;
     let (h, q, kv, i) = (u(a.hidden), u(a.q_dim()), u(a.kv_dim()), u(a.intermediate));
     let c = s.compute;
     let full = run.lora.is_none();
     let modules = a.linear_modules();
+    // bitsandbytes' MatMul4Bit / MatMul8bitLt keep the input of every quantized Linear
+    // for backward (`ctx.tensors = (A, B)`) whenever that input needs a gradient, frozen
+    // weight or not.
+    let quantized = run.quantization != Quantization::None && run.phase == LlmPhase::Train;
     let reads_trained = |input: ModuleInput| {
         modules
             .iter()
-            .any(|m| m.input == input && trains(run, m.name))
+            .any(|m| m.input == input && (quantized || trains(run, m.name)))
     };
     let norm = |width: u128| {
         if a.layer_norm {
@@ -348,7 +355,7 @@ fn layer_bytes_per_token(run: &LlmRun, s: Sizes) -> u128 {
         bytes += c * q;
     }
     let per_expert = if a.gated { 3 * c * i } else { 2 * c * i };
-    let down_input = if reads_trained(ModuleInput::MlpHidden) && a.gated {
+    let down_input = if reads_trained(ModuleInput::MlpHidden) {
         c * i
     } else {
         0
@@ -368,6 +375,23 @@ fn layer_bytes_per_token(run: &LlmRun, s: Sizes) -> u128 {
             })
             .sum();
         bytes += adapted * u(run.lora_rank) * c;
+        if run.lora_dropout && run.phase == LlmPhase::Train {
+            // Each adapter drops out its own copy of the input: the copy and its 1-byte
+            // mask are saved for backward.
+            let inputs: u128 = modules
+                .iter()
+                .filter(|m| lora.names.contains(&m.name))
+                .map(|m| {
+                    u(m.in_features)
+                        * if m.per_layer > 1 {
+                            u(a.experts_per_token)
+                        } else {
+                            1
+                        }
+                })
+                .sum();
+            bytes += inputs * (c + 1);
+        }
     }
     bytes
 }
@@ -978,8 +1002,8 @@ mod tests {
     fn savings_are_ranked_and_each_is_real() {
         let input = LlmInput {
             method: Method::Lora,
-            sequence_length: 4096,
-            batch_size: 4,
+            sequence_length: 1024,
+            batch_size: 2,
             ..llama31()
         };
         let e = estimate_llm(&input).unwrap();
