@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::db;
-use crate::estimator::{self, EstimateInput};
+use crate::estimator::{self, EstimateInput, llm::LlmInput};
 use crate::i18n::Lang;
 use crate::web;
 
@@ -32,7 +32,9 @@ pub enum Command {
     Serve(ServeArgs),
     /// Validate the content folder: prints `file:line: message` for every problem.
     Check(CheckArgs),
-    /// Estimate the GPU memory of a nanoGPT training run (the body of `POST /api/v1/estimate`).
+    /// Estimate GPU memory (the body of `POST /api/v1/estimate`): a nanoGPT run
+    /// (--n-layer, --n-head, --n-embd), or a transformer with --model ID (a preset of
+    /// `GET /api/v1/models`) or --config config.json.
     Estimate(EstimateArgs),
     /// Read a pasted error on stdin and print the articles that fix it.
     Match(MatchArgs),
@@ -162,6 +164,10 @@ pub struct CheckArgs {
 pub struct EstimateArgs {
     #[command(flatten)]
     pub fields: FieldFlags<EstimateInput>,
+    /// The transformer estimator's fields; those it shares with nanoGPT's (`--batch-size`,
+    /// `--precision`, …) are the same flags. `--config` takes a path to a config.json.
+    #[command(flatten)]
+    pub transformer: FieldFlags<LlmInput>,
     /// Print the API's JSON body instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -211,7 +217,15 @@ impl<T: Serialize + Default> clap::FromArgMatches for FieldFlags<T> {
 impl<T: Serialize + Default> Args for FieldFlags<T> {
     fn augment_args(command: clap::Command) -> clap::Command {
         let defaults = Self::defaults();
-        command.args(defaults.into_iter().map(|(name, default)| {
+        // A field another input type already made a flag of is that same flag.
+        let taken: Vec<String> = command
+            .get_arguments()
+            .map(|a| a.get_id().to_string())
+            .collect();
+        let defaults = defaults
+            .into_iter()
+            .filter(|(name, _)| !taken.contains(name));
+        command.args(defaults.map(|(name, default)| {
             let arg = Arg::new(name.clone())
                 .long(name.replace('_', "-"))
                 .value_name("VALUE");
@@ -220,7 +234,7 @@ impl<T: Serialize + Default> Args for FieldFlags<T> {
                     .num_args(0..=1)
                     .default_missing_value("true")
                     .help(format!("true | false [default: {value}]")),
-                Value::Null => arg.help("required"),
+                Value::Null => arg.help("[no default]"),
                 Value::String(value) => arg.help(format!("[default: {value}]")),
                 other => arg.help(format!("[default: {other}]")),
             }

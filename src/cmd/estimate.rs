@@ -1,27 +1,35 @@
 //! `ilaj estimate`: the estimator on the command line, a table or the API's JSON body.
+//! nanoGPT's estimator by default; the transformer estimator when `--model` or `--config`
+//! is given.
 
 use std::io::Write;
 
 use super::CmdError;
 use crate::cli::EstimateArgs;
-use crate::estimator::{self, Estimate, EstimateInput};
+use crate::estimator::llm::{self, LlmEstimate, LlmInput};
+use crate::estimator::{self, Estimate, EstimateInput, InvalidInput, Problem};
 use crate::web::ApiError;
 
 pub fn run(args: &EstimateArgs) -> Result<(), CmdError> {
     let mut stdout = std::io::stdout().lock();
-    let estimate = estimator::from_pairs::<EstimateInput, _>(
-        args.fields
-            .pairs
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str())),
-    )
-    .and_then(|input| estimator::estimate(&input));
-    match estimate {
-        Ok(estimate) if args.json => {
-            serde_json::to_writer_pretty(&mut stdout, &estimate).map_err(std::io::Error::from)?;
+    let transformer =
+        estimator::names_a_transformer(args.transformer.pairs.iter().map(|(k, _)| k.as_str()));
+    let outcome = if transformer {
+        transformer_estimate(args).map(Answer::Transformer)
+    } else {
+        nanogpt_estimate(args).map(Answer::NanoGpt)
+    };
+    match outcome {
+        Ok(answer) if args.json => {
+            match &answer {
+                Answer::NanoGpt(e) => serde_json::to_writer_pretty(&mut stdout, e),
+                Answer::Transformer(e) => serde_json::to_writer_pretty(&mut stdout, e),
+            }
+            .map_err(std::io::Error::from)?;
             writeln!(stdout)?;
         }
-        Ok(estimate) => print_table(&estimate, &mut stdout)?,
+        Ok(Answer::NanoGpt(e)) => print_table(&e, &mut stdout)?,
+        Ok(Answer::Transformer(e)) => print_transformer(&e, &mut stdout)?,
         Err(invalid) => {
             if args.json {
                 // The API's error body, so a script reads one shape from both.
@@ -36,8 +44,139 @@ pub fn run(args: &EstimateArgs) -> Result<(), CmdError> {
     Ok(())
 }
 
+enum Answer {
+    NanoGpt(Estimate),
+    Transformer(Box<LlmEstimate>),
+}
+
+fn nanogpt_estimate(args: &EstimateArgs) -> Result<Estimate, InvalidInput> {
+    let nanogpt: Vec<&str> = args.fields.pairs.iter().map(|(k, _)| k.as_str()).collect();
+    if let Some((name, _)) = args
+        .transformer
+        .pairs
+        .iter()
+        .find(|(k, _)| !nanogpt.contains(&k.as_str()))
+    {
+        return Err(InvalidInput::new(
+            name,
+            Problem::Unknown,
+            format!(
+                "--{} is a field of the transformer estimator; give --model ID or --config FILE",
+                name.replace('_', "-")
+            ),
+        ));
+    }
+    estimator::from_pairs::<EstimateInput, _>(
+        args.fields
+            .pairs
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str())),
+    )
+    .and_then(|input| estimator::estimate(&input))
+}
+
+/// `--config` names a config.json file; every other flag is a field value.
+fn transformer_estimate(args: &EstimateArgs) -> Result<Box<LlmEstimate>, InvalidInput> {
+    let mut input: LlmInput = estimator::from_pairs(
+        args.transformer
+            .pairs
+            .iter()
+            .filter(|(k, _)| k != "config")
+            .map(|(k, v)| (k.as_str(), v.as_str())),
+    )?;
+    if let Some((_, path)) = args.transformer.pairs.iter().find(|(k, _)| k == "config") {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InvalidInput::new(
+                "config",
+                Problem::Invalid,
+                format!("cannot read {path}: {e}"),
+            )
+        })?;
+        input.config =
+            Some(serde_json::from_str(&text).map_err(|e| {
+                InvalidInput::new("config", Problem::Invalid, format!("{path}: {e}"))
+            })?);
+    }
+    llm::estimate_llm(&input).map(Box::new)
+}
+
 fn gib(bytes: u64) -> String {
     format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
+}
+
+fn print_components(
+    components: &[estimator::Component],
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let width = components.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    for component in components.iter().filter(|c| c.bytes > 0) {
+        writeln!(
+            out,
+            "  {:<width$}  {:>11}",
+            component.name.replace('_', " "),
+            gib(component.bytes)
+        )?;
+    }
+    Ok(())
+}
+
+fn print_transformer(e: &LlmEstimate, out: &mut impl Write) -> std::io::Result<()> {
+    if let Some(model) = &e.model {
+        writeln!(out, "model: {model}")?;
+    }
+    writeln!(
+        out,
+        "parameters: {:.2}B ({} trainable)",
+        e.parameters as f64 / 1e9,
+        e.trainable_parameters
+    )?;
+    writeln!(
+        out,
+        "peak during {} (per GPU, {} GPU{}):",
+        e.peak_phase.replace('_', " "),
+        e.gpus,
+        if e.gpus == 1 { "" } else { "s" }
+    )?;
+    print_components(&e.components, out)?;
+    let rows = [
+        ("peak allocated", e.peak_allocated_bytes),
+        ("reserved", e.reserved_bytes),
+        ("nvidia-smi", e.nvidia_smi_bytes),
+        ("GPU memory", e.gpu_memory_bytes),
+    ];
+    for (name, bytes) in rows {
+        writeln!(out, "{name:<16}{:>11}", gib(bytes))?;
+    }
+    if e.host_memory_bytes > 0 {
+        writeln!(out, "host RAM: {}", gib(e.host_memory_bytes))?;
+    }
+    writeln!(out, "fits: {}", if e.fits { "yes" } else { "no" })?;
+    writeln!(out, "largest batch_size that fits: {}", e.max_batch_size)?;
+    if let (Some(per_token), Some(tokens), Some(seqs)) = (
+        e.kv_cache_bytes_per_token,
+        e.kv_cache_tokens,
+        e.max_concurrent_sequences,
+    ) {
+        writeln!(out, "KV cache per token: {per_token} bytes")?;
+        writeln!(
+            out,
+            "vLLM: {tokens} tokens of KV cache, {seqs} sequences of max_model_len at once"
+        )?;
+    }
+    if !e.savings.is_empty() {
+        writeln!(out, "what frees the most memory:")?;
+        for s in &e.savings {
+            writeln!(
+                out,
+                "  {}={}  −{}{}",
+                s.field,
+                s.value,
+                gib(s.bytes_saved),
+                if s.fits { " (then fits)" } else { "" }
+            )?;
+        }
+    }
+    Ok(())
 }
 
 fn print_table(e: &Estimate, out: &mut impl Write) -> std::io::Result<()> {
@@ -48,15 +187,7 @@ fn print_table(e: &Estimate, out: &mut impl Write) -> std::io::Result<()> {
         e.parameters_total
     )?;
     writeln!(out, "peak during {}:", e.peak_phase.replace('_', " "))?;
-    let width = e.components.iter().map(|c| c.name.len()).max().unwrap_or(0);
-    for component in e.components.iter().filter(|c| c.bytes > 0) {
-        writeln!(
-            out,
-            "  {:<width$}  {:>11}",
-            component.name.replace('_', " "),
-            gib(component.bytes)
-        )?;
-    }
+    print_components(&e.components, out)?;
     let rows = [
         ("peak allocated", e.peak_allocated_bytes),
         ("reserved", e.reserved_bytes),

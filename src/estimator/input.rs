@@ -110,6 +110,8 @@ text_enum!(Attention { Flash => "flash", Manual => "manual" } aliases { "sdpa" =
 text_enum!(LayerOps { Native => "native", Scratch => "scratch" });
 text_enum!(Phase { Train => "train", Eval => "eval" });
 
+pub(crate) use text_enum;
+
 /// A string that names none of an enum's values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("expected one of: {}", expected.join(", "))]
@@ -290,6 +292,8 @@ pub enum Problem {
     Invalid,
     /// A field the input does not have.
     Unknown,
+    /// `model` names no preset.
+    UnknownModel,
 }
 
 impl InvalidInput {

@@ -137,6 +137,7 @@ mod allocation_input;
 mod calibration;
 mod fields;
 mod input;
+pub mod llm;
 mod memory;
 mod params;
 
@@ -154,3 +155,37 @@ pub use memory::{
     ALLOCATOR_SLACK_PERCENT, CUDA_CONTEXT_BYTES, Component, Estimate, estimate, estimate_run,
 };
 pub use params::{ModelShape, ParameterCount, parameter_breakdown, parameter_count};
+
+/// What `POST /api/v1/estimate` answers: nanoGPT's estimate, or a transformer's when the
+/// body names a `model` or gives a `config`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+pub enum EstimateAnswer {
+    NanoGpt(Estimate),
+    Transformer(Box<llm::LlmEstimate>),
+}
+
+/// Whether a body (or a set of field names) is for the transformer estimator.
+pub fn names_a_transformer<'a>(mut fields: impl Iterator<Item = &'a str>) -> bool {
+    fields.any(|f| f == "model" || f == "config")
+}
+
+/// The estimate for a JSON body, by whichever estimator its fields are for.
+pub fn estimate_json(body: &[u8]) -> Result<EstimateAnswer, BodyError> {
+    let transformer = serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| {
+            v.as_object()
+                .map(|o| names_a_transformer(o.keys().map(String::as_str)))
+        })
+        .unwrap_or(false);
+    if transformer {
+        let input: llm::LlmInput = from_json(body)?;
+        Ok(EstimateAnswer::Transformer(Box::new(llm::estimate_llm(
+            &input,
+        )?)))
+    } else {
+        let input: EstimateInput = from_json(body)?;
+        Ok(EstimateAnswer::NanoGpt(estimate(&input)?))
+    }
+}

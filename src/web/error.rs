@@ -67,6 +67,7 @@ error_codes! {
     InvalidField = "invalid_field", UNPROCESSABLE_ENTITY, "a mistyped field, or not one of the listed values (`\"precision\": \"fp8\"`)";
     MissingField = "missing_field", UNPROCESSABLE_ENTITY, "a required field is absent (`n_layer`, `n_head`, `n_embd`; `tried_to_allocate_bytes`)";
     OutOfRange = "out_of_range", UNPROCESSABLE_ENTITY, "a number outside its bounds (zero layers, 10⁸ sequences per batch, a negative GPU)";
+    UnknownModel = "unknown_model", UNPROCESSABLE_ENTITY, "`model` names no preset of `GET /api/v1/models`";
     NotDivisible = "not_divisible", UNPROCESSABLE_ENTITY, "`n_embd` is not a multiple of `n_head`";
     UnknownSection = "unknown_section", UNPROCESSABLE_ENTITY, "feedback names a section the article does not have";
     InvalidMatchId = "invalid_match_id", UNPROCESSABLE_ENTITY, "feedback's `match_id` is not 1–64 of `A–Z a–z 0–9 - _`";
@@ -168,6 +169,7 @@ impl From<crate::estimator::InvalidInput> for ApiError {
             Problem::NotDivisible => Code::NotDivisible,
             Problem::Invalid => Code::InvalidField,
             Problem::Unknown => Code::UnknownField,
+            Problem::UnknownModel => Code::UnknownModel,
         };
         ApiError::new(code, error.message).with_field(error.field)
     }

@@ -8,16 +8,32 @@ use axum::http::{HeaderMap, header};
 
 use super::error::{ApiError, Code};
 use super::extract::ApiBytes;
-use crate::estimator::{
-    self, AllocationAnswer, AllocationInput, BodyError, Estimate, EstimateInput,
-};
+use crate::estimator::{self, AllocationAnswer, AllocationInput, BodyError, EstimateAnswer};
 
+/// nanoGPT's estimator, or the transformer estimator when the body names a `model` or
+/// gives a `config`.
 pub async fn estimate(
     headers: HeaderMap,
     ApiBytes(body): ApiBytes,
-) -> Result<Json<Estimate>, ApiError> {
-    let input: EstimateInput = json_body(&headers, &body)?;
-    Ok(Json(estimator::estimate(&input)?))
+) -> Result<Json<EstimateAnswer>, ApiError> {
+    require_json(&headers)?;
+    estimator::estimate_json(&body)
+        .map(Json)
+        .map_err(body_error)
+}
+
+/// `GET /api/v1/models`: the preset models with their parameter counts and config fields.
+pub async fn models() -> Json<serde_json::Value> {
+    let models: Vec<serde_json::Value> = estimator::llm::presets()
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "id": p.id, "name": p.name, "parameters": p.parameters,
+                "source": p.source, "config": p.config,
+            })
+        })
+        .collect();
+    Json(serde_json::json!({ "models": models }))
 }
 
 /// `GET /api/v1/allocation?…`: the same fields as the JSON body, as query parameters.
@@ -45,6 +61,19 @@ fn json_body<T>(headers: &HeaderMap, body: &[u8]) -> Result<T, ApiError>
 where
     T: serde::de::DeserializeOwned + serde::Serialize + Default,
 {
+    require_json(headers)?;
+    estimator::from_json(body).map_err(body_error)
+}
+
+fn body_error(error: BodyError) -> ApiError {
+    match error {
+        BodyError::NotJson(_) => ApiError::new(Code::InvalidJson, error.to_string()),
+        BodyError::NotAnObject => ApiError::new(Code::InvalidBody, error.to_string()),
+        BodyError::Field(invalid) => invalid.into(),
+    }
+}
+
+fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
     let is_json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -54,12 +83,9 @@ where
             mime == "application/json"
                 || (mime.starts_with("application/") && mime.ends_with("+json"))
         });
-    if !is_json {
-        return Err(super::extract::not_json());
+    if is_json {
+        Ok(())
+    } else {
+        Err(super::extract::not_json())
     }
-    estimator::from_json(body).map_err(|error| match error {
-        BodyError::NotJson(_) => ApiError::new(Code::InvalidJson, error.to_string()),
-        BodyError::NotAnObject => ApiError::new(Code::InvalidBody, error.to_string()),
-        BodyError::Field(invalid) => invalid.into(),
-    })
 }

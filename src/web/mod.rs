@@ -49,6 +49,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/match", post(matching::match_paste))
         .route("/api/v1/search", get(matching::search))
         .route("/api/v1/estimate", post(estimate::estimate))
+        .route("/api/v1/models", get(estimate::models))
         .route(
             "/api/v1/allocation",
             get(estimate::allocation_get).post(estimate::allocation_post),

@@ -236,3 +236,97 @@ async fn an_oversized_estimate_body_gets_a_json_413() {
         assert_eq!(reply.json()["error"]["code"], "payload_too_large", "{uri}");
     }
 }
+
+#[tokio::test]
+async fn a_preset_model_gives_a_per_gpu_transformer_estimate() {
+    let body = json!({"model": "meta-llama/Llama-3.1-8B", "method": "qlora",
+        "lora_targets": "all_linear", "sequence_length": 2048, "gradient_checkpointing": true,
+        "gpu_memory_gib": 24});
+    let reply = post_json(&router(), "/api/v1/estimate", &body).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    let e = reply.json();
+    assert_eq!(e["parameters"], 8_030_261_248u64);
+    assert_eq!(e["model"], "meta-llama/Llama-3.1-8B");
+    assert_eq!(e["fits"], true);
+    let sum: u64 = e["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["bytes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, e["nvidia_smi_bytes"].as_u64().unwrap());
+    assert!(e.get("kv_cache_bytes_per_token").is_none());
+}
+
+#[tokio::test]
+async fn a_config_json_generates_with_the_kv_cache_and_the_vllm_view() {
+    let body = json!({"config": {"model_type": "llama", "hidden_size": 4096,
+        "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,
+        "num_key_value_heads": 8, "vocab_size": 128256, "rope_theta": 500000.0,
+        "architectures": ["LlamaForCausalLM"]},
+        "phase": "generate", "max_model_len": 8192, "gpu_memory_gib": 80});
+    let reply = post_json(&router(), "/api/v1/estimate", &body).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    let e = reply.json();
+    assert_eq!(e["kv_cache_bytes_per_token"], 131_072);
+    let tokens = e["kv_cache_tokens"].as_u64().unwrap();
+    assert_eq!(tokens % 16, 0);
+    assert_eq!(
+        e["max_concurrent_sequences"].as_u64().unwrap(),
+        tokens / 8192
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_model_and_a_bad_config_are_named() {
+    let reply = post_json(
+        &router(),
+        "/api/v1/estimate",
+        &json!({"model": "acme/nonexistent-7b"}),
+    )
+    .await;
+    assert_field_error(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unknown_model",
+        "model",
+    );
+    let reply = post_json(
+        &router(),
+        "/api/v1/estimate",
+        &json!({"config": {"hidden_size": 4096, "num_attention_heads": 32}}),
+    )
+    .await;
+    assert_field_error(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "missing_field",
+        "config.num_hidden_layers",
+    );
+    let reply = post_json(
+        &router(),
+        "/api/v1/estimate",
+        &json!({"model": "meta-llama/Llama-3.1-8B", "n_layer": 12}),
+    )
+    .await;
+    assert_field_error(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unknown_field",
+        "n_layer",
+    );
+}
+
+#[tokio::test]
+async fn the_models_list_holds_every_preset_with_its_count() {
+    let reply = get(&router(), "/api/v1/models").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let models = reply.json()["models"].as_array().unwrap().clone();
+    assert!(models.len() >= 25);
+    let llama = models
+        .iter()
+        .find(|m| m["id"] == "meta-llama/Llama-3.1-8B")
+        .unwrap();
+    assert_eq!(llama["parameters"], 8_030_261_248u64);
+    assert_eq!(llama["config"]["num_key_value_heads"], 8);
+}

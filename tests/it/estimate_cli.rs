@@ -98,3 +98,80 @@ fn invalid_input_exits_2_and_names_the_field() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("n_layer"));
 }
+
+#[test]
+fn model_flag_runs_the_transformer_estimator() {
+    let output = ilaj()
+        .args([
+            "estimate",
+            "--model",
+            "meta-llama/Llama-3.1-8B",
+            "--method",
+            "qlora",
+            "--lora-targets",
+            "q_proj,k_proj,v_proj,o_proj",
+            "--gradient-checkpointing",
+            "--batch-size",
+            "2",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let body: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(body["parameters"], 8_030_261_248u64);
+    // r = 8 on q, k, v, o: 32 × 8 × (8192 + 5120 + 5120 + 8192).
+    assert_eq!(
+        body["trainable_parameters"],
+        32 * 8 * (8192 + 5120 + 5120 + 8192)
+    );
+}
+
+#[test]
+fn config_flag_reads_a_config_json_and_prints_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.json");
+    std::fs::write(
+        &path,
+        r#"{"model_type": "qwen2", "hidden_size": 896, "intermediate_size": 4864,
+        "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,
+        "vocab_size": 151936, "tie_word_embeddings": true, "torch_dtype": "bfloat16"}"#,
+    )
+    .unwrap();
+    let output = ilaj()
+        .args(["estimate", "--config"])
+        .arg(&path)
+        .args(["--phase", "generate", "--gpu-memory-gib", "8"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("parameters: 0.49B"), "{text}");
+    assert!(text.contains("KV cache per token: 12288 bytes"), "{text}");
+}
+
+#[test]
+fn a_transformer_flag_without_a_model_is_refused() {
+    let output = ilaj()
+        .args([
+            "estimate",
+            "--n-layer",
+            "6",
+            "--n-head",
+            "6",
+            "--n-embd",
+            "384",
+            "--method",
+            "lora",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let body: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(body["error"]["field"], "method");
+}
