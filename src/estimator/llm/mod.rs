@@ -6,7 +6,7 @@
 //!
 //! [`HfConfig`] reads a Hugging Face `config.json`; its `model_type` decides the layer
 //! layout ([`Architecture`]), and the parameter count is exact for every preset of
-//! `data/models.yaml` (a test compares each with its published count). The KV cache holds
+//! `src/estimator/llm/models.yaml` (a test compares each with its published count). The KV cache holds
 //! 2 × layers × kv_heads × head_dim values per token.
 //!
 //! # Memory per GPU

@@ -1,4 +1,4 @@
-//! The preset models: `data/models.yaml`, compiled into the binary (nothing is fetched at
+//! The preset models: `src/estimator/llm/models.yaml`, compiled into the binary (nothing is fetched at
 //! run time), read once.
 
 use std::sync::LazyLock;
@@ -7,7 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::model::HfConfig;
 
-const MODELS_YAML: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/models.yaml"));
+const MODELS_YAML: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/src/estimator/llm/models.yaml"
+));
 
 /// One preset: its Hugging Face id, a display name, the published parameter count and
 /// where it is published, and the config fields.
@@ -44,7 +47,8 @@ mod tests {
 
     #[test]
     fn the_preset_file_parses_and_has_at_least_25_models() {
-        let parsed: Vec<Preset> = serde_norway::from_str(MODELS_YAML).expect("data/models.yaml");
+        let parsed: Vec<Preset> =
+            serde_norway::from_str(MODELS_YAML).expect("src/estimator/llm/models.yaml");
         assert!(parsed.len() >= 25, "{}", parsed.len());
         assert_eq!(presets().len(), parsed.len());
         let mut ids: Vec<&str> = parsed.iter().map(|p| p.id.as_str()).collect();
