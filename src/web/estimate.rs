@@ -16,8 +16,14 @@ pub async fn estimate(
     headers: HeaderMap,
     ApiBytes(body): ApiBytes,
 ) -> Result<Json<Estimate>, ApiError> {
-    let input: EstimateInput = json_body(&headers, &body)?;
-    Ok(Json(estimator::estimate(&input)?))
+    require_json(&headers)?;
+    Ok(Json(estimate_json(&body)?))
+}
+
+/// A JSON body (or MCP arguments) as an estimate: every field checked and named on error.
+pub fn estimate_json(body: &[u8]) -> Result<Estimate, ApiError> {
+    let input: EstimateInput = parse_json(body)?;
+    Ok(estimator::estimate(&input)?)
 }
 
 /// `GET /api/v1/allocation?…`: the same fields as the JSON body, as query parameters.
@@ -45,6 +51,12 @@ fn json_body<T>(headers: &HeaderMap, body: &[u8]) -> Result<T, ApiError>
 where
     T: serde::de::DeserializeOwned + serde::Serialize + Default,
 {
+    require_json(headers)?;
+    parse_json(body)
+}
+
+/// 415 unless the body is declared JSON.
+fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
     let is_json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -57,6 +69,14 @@ where
     if !is_json {
         return Err(super::extract::not_json());
     }
+    Ok(())
+}
+
+/// 400 unless the body parses, 422 unless it is an object of known, well-typed fields.
+fn parse_json<T>(body: &[u8]) -> Result<T, ApiError>
+where
+    T: serde::de::DeserializeOwned + serde::Serialize + Default,
+{
     estimator::from_json(body).map_err(|error| match error {
         BodyError::NotJson(_) => ApiError::new(Code::InvalidJson, error.to_string()),
         BodyError::NotAnObject => ApiError::new(Code::InvalidBody, error.to_string()),

@@ -17,6 +17,7 @@ mod eval;
 mod feedback_api;
 mod feedback_pages;
 mod keys_api;
+mod mcp;
 mod openapi;
 mod pages;
 mod ranking_feedback;
