@@ -20,6 +20,7 @@ mod keys_api;
 mod mcp;
 mod openapi;
 mod pages;
+mod quoting;
 mod ranking_feedback;
 mod reload;
 mod seeds;
