@@ -332,3 +332,31 @@ fn the_python_sdk_drives_ilaj_mcp_over_stdio() {
         repo_path("content").to_str().unwrap(),
     ]);
 }
+
+#[tokio::test]
+async fn mcp_messages_count_against_the_same_rate_limit_as_the_api() {
+    let db = crate::helpers::TestDb::sqlite();
+    let limits = ilaj::web::RateLimits {
+        anonymous_per_minute: std::num::NonZeroU32::new(2).unwrap(),
+        key_per_minute: std::num::NonZeroU32::new(2).unwrap(),
+    };
+    let router = crate::helpers::router_with(db.open().await, Some(limits), None);
+    let headers = [
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-06-18"),
+        ("host", "ilaj.test"),
+    ];
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let api = send_with(&router, "GET", "/api/v1/search?q=NCCL", &headers, None).await;
+    assert_eq!(api.status, StatusCode::OK);
+    let first = send_with(&router, "POST", "/mcp", &headers, Some(&list)).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    let refused = send_with(&router, "POST", "/mcp", &headers, Some(&list)).await;
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(refused.json()["error"]["code"], "rate_limited");
+    assert!(refused.headers.contains_key("retry-after"));
+    let bad_key = [("authorization", "Bearer ilaj_unknown"), headers[2]];
+    let refused = send_with(&router, "POST", "/mcp", &bad_key, Some(&list)).await;
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(refused.json()["error"]["code"], "invalid_api_key");
+}
