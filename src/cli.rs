@@ -45,6 +45,32 @@ pub enum Command {
     /// Manage API keys for chatbots.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Serve the MCP tools and article resources on standard input/output, for local agents.
+    Mcp(McpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Folder holding the articles.
+    #[arg(long, env = "ILAJ_CONTENT", default_value = "content")]
+    pub content: PathBuf,
+    /// The site's public address (https://…): answers then carry absolute links to it.
+    #[arg(long, env = "ILAJ_PUBLIC_URL", value_parser = public_url)]
+    pub public_url: Option<String>,
+}
+
+/// An `http(s)://host[/path]` address, kept without its trailing slash.
+fn public_url(raw: &str) -> Result<String, String> {
+    let url = raw.trim().trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or("must start with https:// or http://")?;
+    let host = rest.split('/').next().unwrap_or_default();
+    if host.is_empty() || url.contains(['?', '#', ' ']) {
+        return Err("must be an address like https://ilaj.example (no query or fragment)".into());
+    }
+    Ok(url.to_owned())
 }
 
 #[derive(Debug, Args)]
@@ -150,6 +176,10 @@ pub struct ServeArgs {
     /// Seconds between checks of the content folder for changes (0: never reload).
     #[arg(long, env = "ILAJ_RELOAD_SECONDS", default_value_t = 2)]
     pub reload_seconds: u64,
+    /// The site's public address (https://…): API answers then carry absolute links and a
+    /// citation line. Without it, links are site paths.
+    #[arg(long, env = "ILAJ_PUBLIC_URL", value_parser = public_url)]
+    pub public_url: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,7 @@ mod estimate;
 mod eval;
 mod keys;
 mod matching;
+mod mcp;
 mod report;
 mod serve;
 
@@ -70,6 +71,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Eval(args) => block_on(eval::run(&args)),
         Command::Report(args) => block_on(report::run(&args)),
         Command::Keys(command) => block_on(keys::run(command)),
+        Command::Mcp(args) => block_on(mcp::run(args)),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

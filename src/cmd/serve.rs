@@ -25,6 +25,7 @@ pub async fn run(args: ServeArgs) -> Result<(), CmdError> {
             key_per_minute: args.rate_limit_key,
         }),
         admin_token: args.admin_token.clone(),
+        public_url: args.public_url.clone(),
     };
     let state = web::AppState::with_services(report.library, services)?;
     state.refresh_feedback_factors().await;

@@ -257,6 +257,8 @@ pub fn parse_article(path: &Path, text: &str) -> Result<(Article, Vec<Problem>),
         sections: rendered.sections,
         html: rendered.html,
         intro: rendered.intro,
+        markdown: rendered.markdown,
+        content_hash: content_hash(text),
         extra: fm
             .extra
             .iter()
@@ -265,6 +267,15 @@ pub fn parse_article(path: &Path, text: &str) -> Result<(Article, Vec<Problem>),
         source: path.to_owned(),
     };
     Ok((article, warnings))
+}
+
+/// The first 16 bytes of the file's SHA-256, in hex: enough to tell versions apart.
+fn content_hash(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// `content/fr/x.md` is French even without a `lang` key.

@@ -13,6 +13,9 @@ pub struct Rendered {
     pub intro: String,
     /// The first level-1 heading, used as the title when the front matter has none.
     pub h1: Option<String>,
+    /// The body as Markdown to quote: the title heading left out, heading ids dropped and
+    /// `calc:` links made paths, code blocks as written.
+    pub markdown: String,
     /// Problems found while rendering, as (file line, message).
     pub problems: Vec<(usize, String)>,
 }
@@ -37,6 +40,9 @@ pub fn render(body: &str, lang: Lang, line_offset: usize, take_h1_as_title: bool
     let mut in_heading = false;
     let mut in_code_block = false;
     let mut current: Option<Section> = None;
+    // Where each section's heading sits in the body, for its Markdown; and the title's.
+    let mut heading_spans: Vec<(u8, std::ops::Range<usize>)> = Vec::new();
+    let mut title_span: Option<std::ops::Range<usize>> = None;
 
     for (event, range) in events {
         match event {
@@ -51,8 +57,10 @@ pub fn render(body: &str, lang: Lang, line_offset: usize, take_h1_as_title: bool
                 if plan.is_title {
                     skipping_title = true;
                     out.h1 = Some(plan.title.clone());
+                    title_span = Some(range);
                     continue;
                 }
+                heading_spans.push((heading_level_number(level), range.clone()));
                 if let Some(section) = current.take() {
                     out.sections.push(section);
                 }
@@ -62,6 +70,7 @@ pub fn render(body: &str, lang: Lang, line_offset: usize, take_h1_as_title: bool
                     level: heading_level_number(level),
                     text: String::new(),
                     code: String::new(),
+                    markdown: String::new(),
                     line: lines.line_of(range.start),
                 });
                 in_heading = true;
@@ -162,13 +171,58 @@ pub fn render(body: &str, lang: Lang, line_offset: usize, take_h1_as_title: bool
     if let Some(section) = current.take() {
         out.sections.push(section);
     }
-    for section in &mut out.sections {
+    for (index, section) in out.sections.iter_mut().enumerate() {
         section.text = tidy(&section.text);
         section.code = section.code.trim().to_owned();
+        // A section runs to the next heading of its level or above: its subsections are
+        // part of the fix a reader would quote.
+        let (level, span) = &heading_spans[index];
+        let end = heading_spans[index + 1..]
+            .iter()
+            .find(|(other, _)| other <= level)
+            .map_or(body.len(), |(_, next)| next.start);
+        section.markdown = quotable(body, span.end..end, &heading_spans, lang);
     }
     out.intro = tidy(&out.intro);
+    let start = title_span.as_ref().map_or(0, |span| span.end);
+    let before_title = title_span.map_or(0..0, |span| 0..span.start);
+    out.markdown = format!(
+        "{}{}",
+        quotable(body, before_title, &heading_spans, lang),
+        quotable(body, start..body.len(), &heading_spans, lang)
+    )
+    .trim()
+    .to_owned();
     pulldown_cmark::html::push_html(&mut out.html, html_events.into_iter());
     out
+}
+
+/// `body[range]` as Markdown to quote: heading ids (`{#fix}`) dropped from the headings inside
+/// it, `calc:` links turned into the language's calculator paths, outer blank lines trimmed.
+fn quotable(
+    body: &str,
+    range: std::ops::Range<usize>,
+    headings: &[(u8, std::ops::Range<usize>)],
+    lang: Lang,
+) -> String {
+    static HEADING_ID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)[ \t]*\{[^{}\n]*\}[ \t]*$").expect("valid regex")
+    });
+    let mut out = String::with_capacity(range.len());
+    let mut at = range.start;
+    for (_, span) in headings
+        .iter()
+        .filter(|(_, span)| span.start >= range.start && span.end <= range.end)
+    {
+        out.push_str(&body[at..span.start]);
+        out.push_str(&HEADING_ID.replace(&body[span.clone()], ""));
+        at = span.end;
+    }
+    out.push_str(&body[at..range.end]);
+    out.replace("](calc:", &format!("](/{lang}/calculators/"))
+        .trim_matches(['\n', '\r'])
+        .trim_end()
+        .to_owned()
 }
 
 struct HeadingPlan {
@@ -371,6 +425,29 @@ mod tests {
         assert_eq!(r.problems.len(), 1);
         assert_eq!(r.problems[0].0, 14);
         assert!(r.problems[0].1.contains("nope"));
+    }
+
+    #[test]
+    fn sections_carry_their_markdown_with_subsections_and_code_intact() {
+        let body = "# T\n\nintro\n\n## Fix {#fix}\nRun:\n\n```python\n# keep {#this}\nx = 1\n```\n\n\
+                    ### Step {#step}\nSee [calc](calc:allocation?a=1).\n\n## Next {#next}\nend\n";
+        let r = render(body, Lang::Fr, 0, true);
+        assert_eq!(
+            r.sections[0].markdown,
+            "Run:\n\n```python\n# keep {#this}\nx = 1\n```\n\n### Step\nSee \
+             [calc](/fr/calculators/allocation?a=1)."
+        );
+        assert_eq!(
+            r.sections[1].markdown,
+            "See [calc](/fr/calculators/allocation?a=1)."
+        );
+        assert_eq!(r.sections[2].markdown, "end");
+        assert!(
+            r.markdown.starts_with("intro\n\n## Fix\n"),
+            "{}",
+            r.markdown
+        );
+        assert!(!r.markdown.contains("# T"));
     }
 
     #[test]

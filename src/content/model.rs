@@ -27,6 +27,10 @@ pub struct Article {
     pub html: String,
     /// Prose before the first heading.
     pub intro: String,
+    /// The body as Markdown (what an agent reads as the article's resource).
+    pub markdown: String,
+    /// Hash of the source file, with the language naming a version of the article (ETag).
+    pub content_hash: String,
     /// Front-matter keys ilaj does not use (`layout`, `model`, …), kept as found.
     #[serde(skip)]
     pub extra: BTreeMap<String, String>,
@@ -45,6 +49,9 @@ pub struct Section {
     pub text: String,
     /// Code blocks and inline code under the heading: indexed apart from prose.
     pub code: String,
+    /// The Markdown under the heading, subsections included, ready to quote (computed once
+    /// when the article loads).
+    pub markdown: String,
     /// 1-based line of the heading in the source file.
     #[serde(skip)]
     pub line: usize,

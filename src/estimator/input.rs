@@ -18,7 +18,7 @@ pub const MAX_GRADIENT_ACCUMULATION_STEPS: u64 = 1_000_000;
 pub const MAX_GPU_MEMORY_GIB: f64 = 4096.0;
 
 /// How weights are stored and how the forward pass computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Precision {
     /// Everything in float32.
@@ -31,7 +31,7 @@ pub enum Precision {
     PureBf16,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Optimizer {
     /// `torch.optim.AdamW` with its default foreach implementation.
@@ -42,7 +42,7 @@ pub enum Optimizer {
     Sgd,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Attention {
     /// `F.scaled_dot_product_attention` (flash / memory-efficient kernels).
@@ -52,7 +52,7 @@ pub enum Attention {
     Manual,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LayerOps {
     /// `nn.LayerNorm`, `nn.GELU`.
@@ -61,7 +61,7 @@ pub enum LayerOps {
     Scratch,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     Train,
@@ -122,11 +122,14 @@ pub struct UnknownVariant {
 /// The body of `POST /api/v1/estimate`. The model shape is required (checked by
 /// [`EstimateInput::validate`], so that a missing one is reported like any other field
 /// error); every other field defaults to the contract example's value.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct EstimateInput {
+    /// Transformer blocks (required).
     pub n_layer: Option<u64>,
+    /// Attention heads (required; divides `n_embd`).
     pub n_head: Option<u64>,
+    /// Embedding width (required).
     pub n_embd: Option<u64>,
     pub vocab_size: u64,
     pub block_size: u64,

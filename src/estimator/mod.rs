@@ -165,6 +165,40 @@ pub enum EstimateAnswer {
     Transformer(Box<llm::LlmEstimate>),
 }
 
+/// The figures both estimators answer with, for a short summary of either.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EstimateSummary {
+    pub fits: bool,
+    pub gpu_memory_bytes: u64,
+    pub peak_allocated_bytes: u64,
+    pub reserved_bytes: u64,
+    pub nvidia_smi_bytes: u64,
+    pub max_batch_size: u64,
+}
+
+impl EstimateAnswer {
+    pub fn summary(&self) -> EstimateSummary {
+        match self {
+            EstimateAnswer::NanoGpt(e) => EstimateSummary {
+                fits: e.fits,
+                gpu_memory_bytes: e.gpu_memory_bytes,
+                peak_allocated_bytes: e.peak_allocated_bytes,
+                reserved_bytes: e.reserved_bytes,
+                nvidia_smi_bytes: e.nvidia_smi_bytes,
+                max_batch_size: e.max_batch_size,
+            },
+            EstimateAnswer::Transformer(e) => EstimateSummary {
+                fits: e.fits,
+                gpu_memory_bytes: e.gpu_memory_bytes,
+                peak_allocated_bytes: e.peak_allocated_bytes,
+                reserved_bytes: e.reserved_bytes,
+                nvidia_smi_bytes: e.nvidia_smi_bytes,
+                max_batch_size: e.max_batch_size,
+            },
+        }
+    }
+}
+
 /// Whether a body (or a set of field names) is for the transformer estimator.
 pub fn names_a_transformer<'a>(mut fields: impl Iterator<Item = &'a str>) -> bool {
     fields.any(|f| f == "model" || f == "config")

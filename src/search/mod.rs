@@ -97,6 +97,10 @@ pub struct Hit {
     pub section: Option<SectionHit>,
     pub snippet: String,
     pub translations: Vec<Lang>,
+    /// `Title › Section — URL`, ready to quote; only when the server knows its public
+    /// address (set by the API, not the engine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -104,6 +108,8 @@ pub struct SectionHit {
     pub id: String,
     pub title: String,
     pub url: String,
+    /// The section's Markdown (code blocks intact) in the result's language.
+    pub markdown: String,
 }
 
 /// The answer to a paste: what it means and what fixes it.
@@ -475,6 +481,7 @@ impl Engine {
                 id: s.id.clone(),
                 title: s.title.clone(),
                 url: format!("{url}#{}", s.id),
+                markdown: s.markdown.clone(),
             }),
             snippet: snippet(snippet_source, article.lang, display_terms),
             translations: self
@@ -484,6 +491,7 @@ impl Engine {
                 .filter(|&l| l != article.lang)
                 .collect(),
             url,
+            citation: None,
         }
     }
 }

@@ -3,14 +3,27 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::cache;
 use super::error::ApiError;
 use super::extract::ApiQuery;
-use super::lang::{path_lang, requested_lang};
+use super::lang::{accept_language, path_lang, requested_lang};
 use super::state::AppState;
-use crate::content::Article;
+use crate::content::{Article, Library};
 use crate::i18n::Lang;
+
+/// One article in one language: the path of `GET /api/v1/articles/{lang}/{id}`, the arguments
+/// of the MCP tool `get_article`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ArticleRequest {
+    /// Language: ar, hi, fr or en.
+    pub lang: String,
+    /// The article's group id, e.g. `cuda-oom-training`.
+    pub id: String,
+}
 
 #[derive(Deserialize)]
 pub struct ListQuery {
@@ -68,7 +81,7 @@ pub async fn list(
     ApiQuery(query): ApiQuery<ListQuery>,
     headers: HeaderMap,
 ) -> Result<Json<ArticleList>, ApiError> {
-    let lang = requested_lang(query.lang.as_deref(), &headers)?;
+    let lang = requested_lang(query.lang.as_deref(), accept_language(&headers))?;
     let library = state.library();
     let articles = library
         .listing(lang)
@@ -86,26 +99,54 @@ pub async fn list(
     Ok(Json(ArticleList { lang, articles }))
 }
 
+/// `GET /api/v1/articles/{lang}/{id}`, with an ETag (the article's content and language) so
+/// a client that has this version gets 304.
 pub async fn show(
     State(state): State<AppState>,
-    Path((lang, id)): Path<(String, String)>,
-) -> Result<Json<ArticleBody>, ApiError> {
-    let lang: Lang = path_lang(&lang)?;
+    Path(request): Path<ArticleRequest>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let library = state.library();
-    let translations = library.translations(&id);
-    let article = library.get(&id, lang).ok_or_else(|| {
+    let article = find(&library, &request)?;
+    let translations = library.translations(&article.id);
+    let codes: Vec<&str> = translations.iter().map(|l| l.code()).collect();
+    let etag = cache::etag(&[
+        "api",
+        &article.content_hash,
+        article.lang.code(),
+        &codes.join(","),
+    ]);
+    if cache::matches(&headers, &etag) {
+        return Ok(cache::not_modified(etag, cache::API_CACHE_CONTROL));
+    }
+    let body = Json(article_body(article, translations)).into_response();
+    Ok(cache::with_validators(body, etag, cache::API_CACHE_CONTROL))
+}
+
+/// The article the request names, as the API answers it.
+pub fn get_article(state: &AppState, request: &ArticleRequest) -> Result<ArticleBody, ApiError> {
+    let library = state.library();
+    let article = find(&library, request)?;
+    Ok(article_body(article, library.translations(&article.id)))
+}
+
+/// The article in exactly the language asked for (no fallback: the path names a version).
+pub fn find<'a>(library: &'a Library, request: &ArticleRequest) -> Result<&'a Article, ApiError> {
+    let lang: Lang = path_lang(&request.lang)?;
+    let id = &request.id;
+    let translations = library.translations(id);
+    library.get(id, lang).ok_or_else(|| {
         if translations.is_empty() {
-            ApiError::not_found(format!("no article with id `{}`", truncate(&id)))
+            ApiError::not_found(format!("no article with id `{}`", truncate(id)))
         } else {
             let available: Vec<&str> = translations.iter().map(|l| l.code()).collect();
             ApiError::not_found(format!(
                 "article `{}` has no `{lang}` translation (available: {})",
-                truncate(&id),
+                truncate(id),
                 available.join(", ")
             ))
         }
-    })?;
-    Ok(Json(article_body(article, translations)))
+    })
 }
 
 fn article_body(article: &Article, translations: Vec<Lang>) -> ArticleBody {

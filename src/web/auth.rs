@@ -1,6 +1,6 @@
 //! Who is calling the API, and how often they may: API keys, per-identity rate limits, CORS.
 //!
-//! Only `/api/*` passes through here. A request with `Authorization: Bearer KEY` is counted
+//! Only `/api/*` and `/mcp` (the same operations for agents) pass through here. A request with `Authorization: Bearer KEY` is counted
 //! against its key (a revoked or unknown key is refused with 401 `invalid_api_key`); any other
 //! request against its client address (IPv6 clients by their /64, the block one host usually
 //! gets). Each identity has a token bucket (GCRA, from `governor`) that holds a minute's worth
@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::Clock;
@@ -106,20 +106,30 @@ impl Limiter {
 static CORS: LazyLock<CorsLayer> = LazyLock::new(|| {
     CorsLayer::new()
         .allow_origin(Any)
-        .allow_methods([Method::GET, Method::POST])
+        .allow_methods([Method::GET, Method::POST, Method::DELETE])
         .allow_headers([
             header::AUTHORIZATION,
             header::CONTENT_TYPE,
             header::ACCEPT,
             header::ACCEPT_LANGUAGE,
+            header::IF_NONE_MATCH,
+            HeaderName::from_static("mcp-protocol-version"),
+            HeaderName::from_static("mcp-session-id"),
+            HeaderName::from_static("last-event-id"),
         ])
-        .expose_headers([header::RETRY_AFTER])
+        .expose_headers([
+            header::RETRY_AFTER,
+            header::ETAG,
+            HeaderName::from_static("mcp-session-id"),
+        ])
         .max_age(Duration::from_secs(3600))
 });
 
-/// Middleware for the whole router; acts on `/api/*` only.
+/// Middleware for the whole router; acts on `/api/*` and `/mcp` only. An MCP message costs
+/// what a REST request costs, so an agent has the same budget whichever it speaks.
 pub async fn api_guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if !request.uri().path().starts_with("/api/") {
+    let path = request.uri().path();
+    if !(path.starts_with("/api/") || path == "/mcp") {
         return next.run(request).await;
     }
     // CORS wraps the guard so refusals (401, 429) carry the headers a browser needs to read

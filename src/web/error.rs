@@ -194,8 +194,10 @@ impl From<tokio::task::JoinError> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// The answer's JSON, `{"error": {"code", "message", "field"?}}`, the same on REST and MCP;
+    /// the cause of a server-side failure is logged here, never put in it.
+    pub fn body(&self) -> serde_json::Value {
         if let Some(cause) = &self.source {
             tracing::error!(code = self.code.name(), %cause, "request failed");
         }
@@ -203,7 +205,13 @@ impl IntoResponse for ApiError {
         if let Some(field) = &self.field {
             error["field"] = json!(field);
         }
-        (self.code.status(), Json(json!({ "error": error }))).into_response()
+        json!({ "error": error })
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.code.status(), Json(self.body())).into_response()
     }
 }
 

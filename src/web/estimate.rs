@@ -17,9 +17,12 @@ pub async fn estimate(
     ApiBytes(body): ApiBytes,
 ) -> Result<Json<EstimateAnswer>, ApiError> {
     require_json(&headers)?;
-    estimator::estimate_json(&body)
-        .map(Json)
-        .map_err(body_error)
+    estimate_json(&body).map(Json)
+}
+
+/// A JSON body (or MCP arguments) as an estimate: every field checked and named on error.
+pub fn estimate_json(body: &[u8]) -> Result<EstimateAnswer, ApiError> {
+    estimator::estimate_json(body).map_err(body_error)
 }
 
 /// `GET /api/v1/models`: the preset models with their parameter counts and config fields.

@@ -16,13 +16,19 @@ pub fn path_lang(code: &str) -> Result<Lang, ApiError> {
 
 /// The language a request asks for: an explicit parameter wins (and must be supported), then
 /// `Accept-Language`, then English.
-pub fn requested_lang(explicit: Option<&str>, headers: &HeaderMap) -> Result<Lang, ApiError> {
+pub fn requested_lang(
+    explicit: Option<&str>,
+    accept_language: Option<&str>,
+) -> Result<Lang, ApiError> {
     if let Some(code) = explicit.filter(|c| !c.trim().is_empty()) {
         return Ok(code.parse()?);
     }
-    Ok(headers
-        .get(ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok())
+    Ok(accept_language
         .and_then(Lang::from_accept_language)
         .unwrap_or(Lang::En))
+}
+
+/// The `Accept-Language` header, when it is text.
+pub fn accept_language(headers: &HeaderMap) -> Option<&str> {
+    headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok())
 }

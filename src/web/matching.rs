@@ -1,13 +1,15 @@
-//! `POST /api/v1/match` and `GET /api/v1/search`.
+//! `POST /api/v1/match` and `GET /api/v1/search`, and the operations behind them, which the
+//! MCP tools `match_error` and `search_fixes` call too: one answer whatever carries it.
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::HeaderMap;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::{ApiError, Code};
 use super::extract::{ApiJson, ApiQuery};
-use super::lang::requested_lang;
+use super::lang::{accept_language, requested_lang};
 use super::state::AppState;
 use crate::i18n::Lang;
 use crate::search::{AnswerState, Hit, MatchOutcome};
@@ -18,13 +20,35 @@ pub const MAX_TEXT_BYTES: usize = 256 * 1024;
 pub const MAX_QUERY_BYTES: usize = 4 * 1024;
 pub const MAX_LIMIT: i64 = 20;
 
-#[derive(Deserialize)]
+/// A pasted error to match: the body of `POST /api/v1/match`, the arguments of `match_error`.
+#[derive(Debug, Deserialize, JsonSchema)]
 pub struct MatchRequest {
-    text: String,
-    lang: Option<String>,
-    limit: Option<i64>,
+    /// The pasted text: a Python traceback, a log or an error line (up to 256 KiB).
+    pub text: String,
+    /// Language of the answer: ar, hi, fr or en (default: Accept-Language, else en).
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// Number of results, 1 to 20 (default 5).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 20))]
+    pub limit: Option<i64>,
 }
 
+/// Words to search for: the query of `GET /api/v1/search`, the arguments of `search_fixes`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SearchRequest {
+    /// Words or an error message, in any of ar, hi, fr, en (up to 4 KiB).
+    pub q: String,
+    /// Language of the answer: ar, hi, fr or en (default: Accept-Language, else en).
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// Number of results, 1 to 20 (default 10).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 20))]
+    pub limit: Option<i64>,
+}
+
+/// The query string as sent: `limit` is read by hand so a word there is `invalid_limit`.
 #[derive(Deserialize)]
 pub struct SearchQuery {
     q: Option<String>,
@@ -32,7 +56,7 @@ pub struct SearchQuery {
     limit: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 pub struct SearchAnswer {
     pub answer: AnswerState,
     pub lang: Lang,
@@ -41,7 +65,7 @@ pub struct SearchAnswer {
     pub match_id: String,
 }
 
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 pub struct MatchAnswer {
     #[serde(flatten)]
     pub outcome: MatchOutcome,
@@ -54,11 +78,9 @@ pub async fn match_paste(
     headers: HeaderMap,
     ApiJson(request): ApiJson<MatchRequest>,
 ) -> Result<Json<MatchAnswer>, ApiError> {
-    let lang = requested_lang(request.lang.as_deref(), &headers)?;
-    let limit = checked_limit(request.limit, 5)?;
-    let text = checked_text(request.text, MAX_TEXT_BYTES, "text")?;
-    let (outcome, match_id) = state.run_match(text, lang, limit).await?;
-    Ok(Json(MatchAnswer { outcome, match_id }))
+    Ok(Json(
+        run_match(&state, request, accept_language(&headers)).await?,
+    ))
 }
 
 pub async fn search(
@@ -66,22 +88,79 @@ pub async fn search(
     headers: HeaderMap,
     ApiQuery(query): ApiQuery<SearchQuery>,
 ) -> Result<Json<SearchAnswer>, ApiError> {
-    let lang = requested_lang(query.lang.as_deref(), &headers)?;
-    let limit = match query.limit.as_deref() {
-        None | Some("") => 10,
-        Some(raw) => {
-            let parsed = raw.trim().parse::<i64>().map_err(|_| limit_error())?;
-            checked_limit(Some(parsed), 10)?
-        }
+    let limit = match query.limit.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) => Some(raw.parse::<i64>().map_err(|_| limit_error())?),
     };
-    let q = checked_text(query.q.unwrap_or_default(), MAX_QUERY_BYTES, "q")?;
+    let request = SearchRequest {
+        q: query.q.unwrap_or_default(),
+        lang: query.lang,
+        limit,
+    };
+    Ok(Json(
+        run_search(&state, request, accept_language(&headers)).await?,
+    ))
+}
+
+/// Checks a match request, matches it and makes its links quotable.
+pub async fn run_match(
+    state: &AppState,
+    request: MatchRequest,
+    accept_language: Option<&str>,
+) -> Result<MatchAnswer, ApiError> {
+    let lang = requested_lang(request.lang.as_deref(), accept_language)?;
+    let limit = checked_limit(request.limit, 5)?;
+    let text = checked_text(request.text, MAX_TEXT_BYTES, "text")?;
+    let (mut outcome, match_id) = state.run_match(text, lang, limit).await?;
+    if let Some(base) = state.public_url() {
+        cite(base, &mut outcome.results);
+        if let Some(url) = outcome.diagnosis.calculator_url.as_mut() {
+            *url = absolute(base, url);
+        }
+    }
+    Ok(MatchAnswer { outcome, match_id })
+}
+
+/// Checks a search request, searches and makes its links quotable.
+pub async fn run_search(
+    state: &AppState,
+    request: SearchRequest,
+    accept_language: Option<&str>,
+) -> Result<SearchAnswer, ApiError> {
+    let lang = requested_lang(request.lang.as_deref(), accept_language)?;
+    let limit = checked_limit(request.limit, 10)?;
+    let q = checked_text(request.q, MAX_QUERY_BYTES, "q")?;
     let (outcome, match_id) = state.run_search(q, lang, limit).await?;
-    Ok(Json(SearchAnswer {
+    let mut results = outcome.results;
+    if let Some(base) = state.public_url() {
+        cite(base, &mut results);
+    }
+    Ok(SearchAnswer {
         answer: outcome.answer,
         lang,
-        results: outcome.results,
+        results,
         match_id,
-    }))
+    })
+}
+
+/// Absolute links and a citation line on every hit, for a bot to quote as they are.
+fn cite(base: &str, hits: &mut [Hit]) {
+    for hit in hits {
+        hit.url = absolute(base, &hit.url);
+        let citation = match hit.section.as_mut() {
+            Some(section) => {
+                section.url = absolute(base, &section.url);
+                format!("{} › {} — {}", hit.title, section.title, section.url)
+            }
+            None => format!("{} — {}", hit.title, hit.url),
+        };
+        hit.citation = Some(citation);
+    }
+}
+
+/// `base` (no trailing slash) joined with a site path.
+pub(crate) fn absolute(base: &str, path: &str) -> String {
+    format!("{base}{path}")
 }
 
 fn checked_limit(limit: Option<i64>, default: usize) -> Result<usize, ApiError> {

@@ -4,12 +4,14 @@
 mod admin;
 mod articles;
 mod auth;
+mod cache;
 mod error;
 mod estimate;
 mod extract;
 mod feedback;
 mod lang;
 mod matching;
+pub mod mcp;
 pub mod openapi;
 mod pages;
 mod reload;
@@ -27,9 +29,12 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+pub use articles::{ArticleBody, ArticleRequest};
 pub use auth::{DEFAULT_ANONYMOUS_PER_MINUTE, DEFAULT_KEY_PER_MINUTE, RateLimits};
 pub use error::{ApiError, Code};
-pub use matching::{MAX_QUERY_BYTES, MAX_TEXT_BYTES};
+pub use matching::{
+    MAX_QUERY_BYTES, MAX_TEXT_BYTES, MatchAnswer, MatchRequest, SearchAnswer, SearchRequest,
+};
 pub use reload::watch_content;
 pub use state::{AppState, Services};
 
@@ -62,6 +67,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/feedback", post(feedback::create))
         .route("/api/v1/openapi.json", get(openapi::serve))
         .route("/admin/report", get(admin::report))
+        .route_service("/mcp", mcp::http_service(state.clone()))
         .fallback(pages::fallback)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(

@@ -26,6 +26,7 @@ struct Inner {
     store: Option<Arc<dyn Store>>,
     limiter: Option<Limiter>,
     admin_token: Option<String>,
+    public_url: Option<String>,
     recordings: Arc<Semaphore>,
 }
 
@@ -38,6 +39,9 @@ pub struct Services {
     pub rate_limits: Option<RateLimits>,
     /// Token for `/admin/*`; `None` hides the admin pages.
     pub admin_token: Option<String>,
+    /// Where clients reach the site (`https://ilaj.example`, no trailing slash): answers
+    /// then carry absolute links and citations. `None`: links stay site paths.
+    pub public_url: Option<String>,
 }
 
 impl AppState {
@@ -55,6 +59,10 @@ impl AppState {
                 store: services.store,
                 limiter: services.rate_limits.map(Limiter::new),
                 admin_token: services.admin_token.filter(|t| !t.is_empty()),
+                public_url: services
+                    .public_url
+                    .map(|url| url.trim_end_matches('/').to_owned())
+                    .filter(|url| !url.is_empty()),
                 recordings: Arc::new(Semaphore::new(MAX_RECORDINGS_IN_FLIGHT)),
             }),
         })
@@ -81,6 +89,11 @@ impl AppState {
 
     pub(crate) fn limiter(&self) -> Option<&Limiter> {
         self.inner.limiter.as_ref()
+    }
+
+    /// The site's public address, without a trailing slash.
+    pub fn public_url(&self) -> Option<&str> {
+        self.inner.public_url.as_deref()
     }
 
     pub(crate) fn admin_token(&self) -> Option<&str> {

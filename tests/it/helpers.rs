@@ -258,6 +258,7 @@ pub fn router_with(
                 store: Some(store),
                 rate_limits,
                 admin_token: admin_token.map(str::to_owned),
+                public_url: None,
             },
         )
         .expect("index builds"),

@@ -21,6 +21,7 @@ use crate::db::{FeedbackCounts, now_ms};
 use crate::i18n::{FluentArgs, Lang, messages};
 use crate::web::AppState;
 use crate::web::auth::Identity;
+use crate::web::cache;
 
 /// Topics of the index, each named by the tag that puts an article in it; an article goes
 /// under the first topic whose tag it carries.
@@ -225,6 +226,7 @@ pub async fn show(
     Path((_, id)): Path<(String, String)>,
     query: Result<Query<ShowQuery>, QueryRejection>,
     uri: Uri,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, PageError> {
     let ui = Ui::new(lang);
     // Only the two known values count; anything else is ignored, never shown.
@@ -276,21 +278,36 @@ pub async fn show(
             level: s.level,
         })
         .collect();
-    let feedback = match state.store() {
-        Some(_) => Some(FeedbackBlock {
-            action: format!("/{}/articles/{}/feedback", lang.code(), article.id),
-            voted,
-            tally: state
-                .feedback_counts(&article.id)
-                .await
-                .map(|counts| tally(&ui, counts)),
-        }),
+    let counts = match state.store() {
+        Some(_) => Some(state.feedback_counts(&article.id).await),
         None => None,
     };
+    // The page is the article's version in the page's language, plus the votes it shows.
+    let versions: Vec<&str> = library
+        .translations(&article.id)
+        .iter()
+        .map(|l| l.code())
+        .collect();
+    let etag = cache::etag(&[
+        "page",
+        &article.content_hash,
+        article.lang.code(),
+        lang.code(),
+        &versions.join(","),
+        &format!("{voted:?}/{counts:?}"),
+    ]);
+    if cache::matches(&headers, &etag) {
+        return Ok(cache::not_modified(etag, cache::PAGE_CACHE_CONTROL));
+    }
+    let feedback = counts.map(|counts| FeedbackBlock {
+        action: format!("/{}/articles/{}/feedback", lang.code(), article.id),
+        voted,
+        tally: counts.map(|counts| tally(&ui, counts)),
+    });
     // The switcher and alternates point at the article itself, not at `?voted=`.
     let path: Uri = uri.path().parse().unwrap_or(uri);
     let meta = PageMeta::new(&ui, article.title.clone(), "articles", &path);
-    render(
+    let page = render(
         &ui,
         &ArticlePage {
             ui: &ui,
@@ -304,7 +321,12 @@ pub async fn show(
             calculators,
             feedback,
         },
-    )
+    )?;
+    Ok(cache::with_validators(
+        page,
+        etag,
+        cache::PAGE_CACHE_CONTROL,
+    ))
 }
 
 /// The group's votes as one sentence, e.g. "3 people said yes, 1 said no.", with plural
