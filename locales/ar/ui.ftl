@@ -341,3 +341,4 @@ saving-zero3 = توزيع كل شيء (ZeRO-3)
 saving-shorter_context = سياق أقصر: { $value } رمزًا
 saving-smaller_batch = دفعة أصغر: { $value }
 saving-fp8_kv_cache = ذاكرة KV بصيغة fp8
+comp-working_activations = تنشيطات طبقة واحدة (التمرير الأمامي)

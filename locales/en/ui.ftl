@@ -330,3 +330,4 @@ saving-zero3 = Shard everything (ZeRO-3)
 saving-shorter_context = A shorter context: { $value } tokens
 saving-smaller_batch = A smaller batch: { $value }
 saving-fp8_kv_cache = KV cache in fp8
+comp-working_activations = Activations of one layer (forward)

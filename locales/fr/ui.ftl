@@ -333,3 +333,4 @@ saving-zero3 = Tout répartir (ZeRO-3)
 saving-shorter_context = Un contexte plus court : { $value } jetons
 saving-smaller_batch = Un lot plus petit : { $value }
 saving-fp8_kv_cache = Cache KV en fp8
+comp-working_activations = Activations d’une couche (passe avant)

@@ -333,3 +333,4 @@ saving-zero3 = सब कुछ बाँटें (ZeRO-3)
 saving-shorter_context = छोटा कॉन्टेक्स्ट: { $value } टोकन
 saving-smaller_batch = छोटा बैच: { $value }
 saving-fp8_kv_cache = fp8 में KV कैश
+comp-working_activations = एक लेयर के एक्टिवेशन (फ़ॉरवर्ड पास)

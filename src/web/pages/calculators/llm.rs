@@ -137,6 +137,7 @@ fn llm_result(
     query: &BTreeMap<String, String>,
 ) -> LlmResult {
     let peak = estimate.nvidia_smi_bytes.max(1);
+    let training = matches!(estimate.peak_phase, "backward" | "optimizer_step");
     let pieces: Vec<Piece> = estimate
         .components
         .iter()
@@ -144,7 +145,12 @@ fn llm_result(
         .map(|c| Piece {
             bytes: c.bytes,
             class: colour(c.name).to_owned(),
-            label: ui.t(&format!("comp-{}", c.name)),
+            label: if c.name == "activations" && !training {
+                // Nothing is kept for backward: one layer's working set.
+                ui.t("comp-working_activations")
+            } else {
+                ui.t(&format!("comp-{}", c.name))
+            },
         })
         .collect();
     let rows = pieces
