@@ -19,3 +19,8 @@ diag-cpu-unknown = نفدت ذاكرة الحاسوب (RAM)، لا ذاكرة ا
 diag-cuda-error-oom = الرسالة «⁨CUDA error: out of memory⁩» تعني أن الذاكرة طُلبت خارج مُخصِّص الذاكرة في PyTorch (سياق CUDA أو cuBLAS أو NCCL)، وكان المعالج الرسومي ممتلئًا أصلًا.
 diag-cuda-async = يبلّغ CUDA عن أخطاء النوى بشكل غير متزامن، فقد لا يكون السطر الظاهر في التتبّع هو الذي فشل فعلًا: أعد التشغيل مرة مع ⁨CUDA_LAUNCH_BLOCKING=1⁩ (أو على المعالج المركزي) لترى الموضع الحقيقي.
 diag-foreign-framework = هذا الخطأ صادر عن { $framework } لا عن PyTorch، والحلول هنا مكتوبة لـ PyTorch وقد لا تنطبق عليه.
+
+diag-model = يذكر النص الملصق النموذج { $model } وفيه { $params } معاملًا: أوزانه وحدها تشغل { $weights } بدقة 16 بت.
+diag-model-kv = عند سياق من { $tokens } رمزًا تشغل ذاكرة KV المؤقتة لتسلسل واحد { $kv } ({ $per_token } بايت لكل رمز).
+diag-model-vllm = على هذا الـ GPU بسعة { $total } ومع gpu_memory_utilization بقيمة { $util }، يتسع vLLM لنحو { $tokens } رمزًا في ذاكرة KV: أي { $seqs } تسلسلًا بطول { $len } رمزًا في آن واحد.
+diag-model-vllm-none = على هذا الـ GPU بسعة { $total } ومع gpu_memory_utilization بقيمة { $util }، لا يتسع vLLM إلا لنحو { $tokens } رمزًا في ذاكرة KV، وهذا أقل من تسلسل واحد بطول { $len }: خفّض max_model_len أو ارفع gpu_memory_utilization أو استعمل ذاكرة KV بصيغة fp8 أو وزّع النموذج على عدد أكبر من وحدات GPU.

@@ -17,3 +17,8 @@ diag-cpu-unknown = The computer's RAM (not the GPU) ran out.
 diag-cuda-error-oom = "CUDA error: out of memory" means memory was requested outside PyTorch's caching allocator (creating the CUDA context, NCCL, an extension): the GPU was already full when that happened.
 diag-cuda-async = CUDA reports kernel errors asynchronously, so the line in the traceback may not be the one that failed: run once with CUDA_LAUNCH_BLOCKING=1 (or on the CPU) to see the real place.
 diag-foreign-framework = This error comes from { $framework }, not from PyTorch: the fixes here are written for PyTorch and may not apply.
+
+diag-model = The paste names { $model }, { $params } parameters: its weights alone take { $weights } in 16 bits.
+diag-model-kv = At { $tokens } tokens of context, one sequence’s KV cache takes { $kv } ({ $per_token } bytes per token).
+diag-model-vllm = On this { $total } GPU with gpu_memory_utilization { $util }, vLLM has room for about { $tokens } tokens of KV cache: { $seqs } sequences of { $len } tokens at once.
+diag-model-vllm-none = On this { $total } GPU with gpu_memory_utilization { $util }, vLLM has room for only about { $tokens } tokens of KV cache, less than one sequence of { $len }: lower max_model_len, raise gpu_memory_utilization, use an fp8 KV cache or split the model over more GPUs.

@@ -17,3 +17,8 @@ diag-cpu-unknown = La mémoire vive de l’ordinateur (pas le GPU) est épuisée
 diag-cuda-error-oom = « CUDA error: out of memory » signifie que la mémoire a été demandée hors de l’allocateur à cache de PyTorch (création du contexte CUDA, NCCL, une extension) : le GPU était déjà plein à ce moment-là.
 diag-cuda-async = CUDA signale les erreurs des noyaux de façon asynchrone : la ligne indiquée par la trace n’est peut-être pas celle qui a échoué. Relancez une fois avec CUDA_LAUNCH_BLOCKING=1 (ou sur le CPU) pour voir le vrai endroit.
 diag-foreign-framework = Cette erreur vient de { $framework }, pas de PyTorch : les correctifs de ce site sont écrits pour PyTorch et peuvent ne pas s’appliquer.
+
+diag-model = Le texte collé nomme { $model }, { $params } paramètres : ses poids seuls occupent { $weights } en 16 bits.
+diag-model-kv = Avec { $tokens } jetons de contexte, le cache KV d’une séquence occupe { $kv } ({ $per_token } octets par jeton).
+diag-model-vllm = Sur ce GPU de { $total } avec gpu_memory_utilization { $util }, vLLM a de la place pour environ { $tokens } jetons de cache KV : { $seqs } séquences de { $len } jetons à la fois.
+diag-model-vllm-none = Sur ce GPU de { $total } avec gpu_memory_utilization { $util }, vLLM n’a de la place que pour environ { $tokens } jetons de cache KV, moins d’une séquence de { $len } : baissez max_model_len, augmentez gpu_memory_utilization, passez le cache KV en fp8 ou répartissez le modèle sur plus de GPU.

@@ -17,3 +17,8 @@ diag-cpu-unknown = कंप्यूटर की RAM (GPU नहीं) ख़
 diag-cuda-error-oom = “CUDA error: out of memory” का मतलब है कि मेमोरी PyTorch के कैशिंग एलोकेटर के बाहर माँगी गई (CUDA कॉन्टेक्स्ट, cuBLAS, NCCL): उस समय GPU पहले से भरा था।
 diag-cuda-async = CUDA कर्नेल की त्रुटियाँ असिंक्रोनस रूप से बताता है, इसलिए ट्रेसबैक में दिखी लाइन शायद वह नहीं है जो असल में विफल हुई: असली जगह देखने के लिए एक बार CUDA_LAUNCH_BLOCKING=1 के साथ (या CPU पर) चलाएँ।
 diag-foreign-framework = यह त्रुटि PyTorch से नहीं, { $framework } से आई है: यहाँ के समाधान PyTorch के लिए लिखे गए हैं और शायद इस पर लागू न हों।
+
+diag-model = पेस्ट में { $model } का नाम है, { $params } पैरामीटर: सिर्फ़ इसके वेट 16 बिट में { $weights } लेते हैं।
+diag-model-kv = { $tokens } टोकन के कॉन्टेक्स्ट पर एक सीक्वेंस का KV कैश { $kv } लेता है (हर टोकन { $per_token } बाइट)।
+diag-model-vllm = { $total } वाले इस GPU पर gpu_memory_utilization { $util } के साथ vLLM के KV कैश में लगभग { $tokens } टोकन की जगह है: एक साथ { $len } टोकन के { $seqs } सीक्वेंस।
+diag-model-vllm-none = { $total } वाले इस GPU पर gpu_memory_utilization { $util } के साथ vLLM के KV कैश में सिर्फ़ लगभग { $tokens } टोकन की जगह है, जो { $len } टोकन के एक सीक्वेंस से भी कम है: max_model_len घटाएँ, gpu_memory_utilization बढ़ाएँ, fp8 KV कैश इस्तेमाल करें या मॉडल को ज़्यादा GPU पर बाँटें।

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::i18n::Lang;
 
 /// The calculator pages a `calc:NAME?…` link may point to.
-pub const CALCULATORS: &[&str] = &["training-memory", "allocation"];
+pub const CALCULATORS: &[&str] = &["training-memory", "allocation", "llm-memory"];
 
 /// One fix article in one language.
 #[derive(Debug, Clone, Serialize)]

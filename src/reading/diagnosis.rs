@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
+use super::model_mention::{ModelMention, mention};
 use super::situation::MemoryReading;
+use crate::estimator::llm::{LlmInput, LlmPhase, estimate_llm};
 use crate::estimator::{AllocationQuery, TensorKind, explain_allocation};
 use crate::i18n::{FluentArgs, Lang, NumberFormat, messages};
 use crate::traceback::{ErrorKind, Facts, Frame, Parsed};
@@ -21,7 +23,7 @@ pub struct Diagnosis {
     pub calculator_url: Option<String>,
 }
 
-pub fn diagnose(parsed: &Parsed, memory: &MemoryReading, lang: Lang) -> Diagnosis {
+pub fn diagnose(parsed: &Parsed, memory: &MemoryReading, text: &str, lang: Lang) -> Diagnosis {
     let facts = &parsed.facts;
     let allocation = facts
         .tried_to_allocate_bytes
@@ -73,26 +75,36 @@ pub fn diagnose(parsed: &Parsed, memory: &MemoryReading, lang: Lang) -> Diagnosi
         _ => {}
     }
 
-    let calculator_url = facts.tried_to_allocate_bytes.map(|request| {
-        let mut params = vec![("tried_to_allocate_bytes", request)];
-        params.extend(
-            facts
-                .total_capacity_bytes
-                .map(|v| ("total_capacity_bytes", v)),
-        );
-        params.extend(facts.free_bytes.map(|v| ("free_bytes", v)));
-        params.extend(
-            memory
-                .reserved_unallocated
-                .map(|v| ("reserved_unallocated_bytes", v)),
-        );
-        if let Some(tensor) = &allocation {
-            params.extend(tensor.vocab_size.map(|v| ("vocab_size", v)));
-            params.push(("block_size", tensor.block_size));
-            params.push(("batch_size", tensor.batch_size));
-        }
-        let query: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("/{lang}/calculators/allocation?{}", query.join("&"))
+    let model = mention(text);
+    if let Some(m) = &model {
+        explain_model(&mut say, facts, m);
+    }
+
+    // A named model is described by the transformer calculator better than by the size
+    // of one allocation.
+    let model_url = model.as_ref().map(|m| llm_url(lang, facts, m));
+    let calculator_url = model_url.or_else(|| {
+        facts.tried_to_allocate_bytes.map(|request| {
+            let mut params = vec![("tried_to_allocate_bytes", request)];
+            params.extend(
+                facts
+                    .total_capacity_bytes
+                    .map(|v| ("total_capacity_bytes", v)),
+            );
+            params.extend(facts.free_bytes.map(|v| ("free_bytes", v)));
+            params.extend(
+                memory
+                    .reserved_unallocated
+                    .map(|v| ("reserved_unallocated_bytes", v)),
+            );
+            if let Some(tensor) = &allocation {
+                params.extend(tensor.vocab_size.map(|v| ("vocab_size", v)));
+                params.push(("block_size", tensor.block_size));
+                params.push(("batch_size", tensor.batch_size));
+            }
+            let query: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("/{lang}/calculators/allocation?{}", query.join("&"))
+        })
     });
 
     let skip = parsed.frames.len().saturating_sub(MAX_FRAMES_SHOWN);
@@ -103,6 +115,106 @@ pub fn diagnose(parsed: &Parsed, memory: &MemoryReading, lang: Lang) -> Diagnosi
         frames: parsed.frames[skip..].to_vec(),
         explanation: say.done(),
         calculator_url,
+    }
+}
+
+/// The run the paste describes, as the llm-memory calculator's input.
+fn llm_input(facts: &Facts, m: &ModelMention) -> LlmInput {
+    let gpu_gib = m.total_gpu_gib.or_else(|| {
+        facts
+            .total_capacity_bytes
+            .map(|b| b as f64 / f64::from(1u32 << 30))
+    });
+    let mut input = LlmInput::preset(&m.preset.id);
+    if m.serving {
+        input.phase = LlmPhase::Generate;
+        if let Some(len) = m.max_model_len {
+            input.max_model_len = Some(len);
+            input.sequence_length = len;
+        }
+    }
+    if let Some(u) = m.gpu_memory_utilization {
+        input.gpu_memory_utilization = u;
+    }
+    if let Some(gib) = gpu_gib {
+        // Two decimals, as the calculator's field shows it.
+        input.gpu_memory_gib = (gib * 100.0).floor() / 100.0;
+    }
+    input
+}
+
+fn llm_url(lang: Lang, facts: &Facts, m: &ModelMention) -> String {
+    let input = llm_input(facts, m);
+    let mut query = vec![("model", m.preset.id.clone())];
+    if m.serving {
+        query.push(("phase", "generate".to_owned()));
+        if let Some(len) = m.max_model_len {
+            query.push(("max_model_len", len.to_string()));
+            query.push(("sequence_length", len.to_string()));
+        }
+    }
+    if let Some(u) = m.gpu_memory_utilization {
+        query.push(("gpu_memory_utilization", u.to_string()));
+    }
+    if m.total_gpu_gib.is_some() || facts.total_capacity_bytes.is_some() {
+        query.push(("gpu_memory_gib", input.gpu_memory_gib.to_string()));
+    }
+    format!(
+        "/{lang}/calculators/llm-memory?{}",
+        serde_urlencoded::to_string(&query).unwrap_or_default()
+    )
+}
+
+/// What the named model means for this run: its weights, its KV cache at the paste's
+/// context, and (serving) how many sequences vLLM's cache holds on this GPU.
+fn explain_model(say: &mut Sentences, facts: &Facts, m: &ModelMention) {
+    let numbers = NumberFormat::new(say.lang);
+    let input = llm_input(facts, m);
+    let Ok(estimate) = estimate_llm(&LlmInput {
+        phase: LlmPhase::Generate,
+        ..input.clone()
+    }) else {
+        return;
+    };
+    let mut args = FluentArgs::new();
+    args.set("model", m.preset.id.clone());
+    args.set("params", numbers.int(estimate.parameters));
+    args.set(
+        "weights",
+        numbers.bytes(estimate.parameters.saturating_mul(2)),
+    );
+    say.push(messages().format(say.lang, "diag-model", Some(&args)));
+    let Some(per_token) = estimate.kv_cache_bytes_per_token else {
+        return;
+    };
+    if let Some(len) = m.max_model_len {
+        let mut args = FluentArgs::new();
+        args.set("tokens", numbers.int(len));
+        args.set("kv", numbers.bytes(per_token.saturating_mul(len)));
+        args.set("per_token", numbers.int(per_token));
+        say.push(messages().format(say.lang, "diag-model-kv", Some(&args)));
+    }
+    let has_gpu = m.total_gpu_gib.is_some() || facts.total_capacity_bytes.is_some();
+    if m.serving
+        && has_gpu
+        && let (Some(tokens), Some(seqs)) =
+            (estimate.kv_cache_tokens, estimate.max_concurrent_sequences)
+    {
+        let mut args = FluentArgs::new();
+        args.set("total", numbers.bytes(estimate.gpu_memory_bytes));
+        args.set("util", numbers.decimal(input.gpu_memory_utilization, 2));
+        args.set("tokens", numbers.int(tokens));
+        args.set("seqs", numbers.int(seqs));
+        args.set(
+            "len",
+            numbers.int(input.max_model_len.unwrap_or(input.sequence_length)),
+        );
+        let id = if seqs == 0 {
+            "diag-model-vllm-none"
+        } else {
+            "diag-model-vllm"
+        };
+        say.push(messages().format(say.lang, id, Some(&args)));
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod diagnosis;
 mod fingerprint;
+mod model_mention;
 mod situation;
 
 pub use diagnosis::Diagnosis;
@@ -63,7 +64,7 @@ impl<'a> Reading<'a> {
             situation,
             preferred_section: situation::preferred_section(situation, &memory, &parsed.facts),
             fingerprint: Fingerprint::of_paste(&parsed),
-            diagnosis: Some(diagnosis::diagnose(&parsed, &memory, lang)),
+            diagnosis: Some(diagnosis::diagnose(&parsed, &memory, text, lang)),
             memory,
             parsed,
         }

@@ -404,3 +404,51 @@ async fn another_frameworks_out_of_memory_is_answered_none_and_named_in_the_diag
     let pytorch = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.65 GiB of which 1.10 GiB is free. Of the allocated memory 21.9 GiB is allocated by PyTorch, and 120.00 MiB is reserved by PyTorch but unallocated.";
     assert_ne!(match_text(pytorch, "fr").await["answer"], "none");
 }
+
+#[tokio::test]
+async fn a_vllm_log_naming_a_model_links_the_llm_calculator_prefilled() {
+    let paste = "INFO 01-20 worker.py:240] the current vLLM instance can use total_gpu_memory (39.50GiB) x gpu_memory_utilization (0.90) = 35.55GiB\n\
+INFO 01-20 llm_engine.py:234] Initializing an LLM engine (v0.6.6) with config: model='meta-llama/Llama-3.1-8B', max_model_len=131072, gpu_memory_utilization=0.9\n\
+ValueError: The model's max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (91000). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.";
+    let reply = post_json(
+        &FIXTURES,
+        "/api/v1/match",
+        &json!({"text": paste, "lang": "en"}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    let diagnosis = &reply.json()["diagnosis"];
+    let url = diagnosis["calculator_url"].as_str().unwrap();
+    assert!(
+        url.starts_with("/en/calculators/llm-memory?model=meta-llama%2FLlama-3.1-8B&phase=generate&max_model_len=131072"),
+        "{url}"
+    );
+    assert!(url.contains("gpu_memory_gib=39.5"), "{url}");
+    let explanation: Vec<&str> = diagnosis["explanation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    // 131,072 tokens × 131,072 bytes = 16 GiB for one sequence, which does not fit next
+    // to 15 GiB of weights on a 39.5 GiB card at 90 %.
+    assert!(
+        explanation
+            .iter()
+            .any(|s| s.contains("16.00\u{a0}GiB") && s.contains("131,072 bytes per token")),
+        "{explanation:?}"
+    );
+    assert!(
+        explanation
+            .iter()
+            .any(|s| s.contains("less than one sequence of 131,072")),
+        "{explanation:?}"
+    );
+    // The page the link opens shows the same run.
+    let page = get(&FIXTURES, url).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        page.text()
+            .contains(r#"<option value="generate" selected>"#)
+    );
+}

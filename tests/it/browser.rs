@@ -363,6 +363,14 @@ async fn every_page_kind_in_every_language_renders_and_fits_a_phone() {
         ("results", format!("match?{paste}")),
         ("article", "articles/cuda-oom-training".to_owned()),
         ("calculator", calculator.to_owned()),
+        (
+            "llm-calculator",
+            "calculators/llm-memory?model=meta-llama/Llama-3.1-8B&method=qlora&sequence_length=4096&gpus=2&sharding=ddp&gpu_memory_gib=24".to_owned(),
+        ),
+        (
+            "llm-generate",
+            "calculators/llm-memory?model=Qwen/Qwen2.5-72B&phase=generate&gpus=4&max_model_len=32768&sequence_length=32768&gpu_memory_gib=80".to_owned(),
+        ),
     ];
     for lang in LANGS {
         for (name, path) in &pages {

@@ -51,6 +51,10 @@ async fn every_page_kind_renders_in_arabic_and_french() {
             "/{lang}/calculators/training-memory?n_layer=6&n_head=6&n_embd=384&block_size=512&batch_size=16&gradient_accumulation_steps=4&precision=amp_fp16".to_owned(),
         ),
         (
+            "llm_memory",
+            "/{lang}/calculators/llm-memory?model=meta-llama/Llama-3.1-8B&method=qlora&sequence_length=4096&gpu_memory_gib=24".to_owned(),
+        ),
+        (
             "allocation",
             "/{lang}/calculators/allocation?tried_to_allocate_bytes=6593445888&total_capacity_bytes=12552041923&free_bytes=2877628088&process_in_use_bytes=7559142440&reserved_unallocated_bytes=36825989".to_owned(),
         ),
@@ -268,6 +272,7 @@ async fn pages_stay_small() {
         "/ar/".to_owned(),
         "/fr/articles".to_owned(),
         "/hi/calculators/training-memory".to_owned(),
+        "/hi/calculators/llm-memory".to_owned(),
         format!(
             "/ar/match?{}",
             serde_urlencoded::to_string([("text", SEED_OOM)]).unwrap()
@@ -309,6 +314,14 @@ async fn no_interface_string_is_missing_in_any_language() {
                 "/{lang}/calculators/allocation?tried_to_allocate_bytes=6.14GiB&total_capacity_bytes=11.69GiB&free_bytes=2.68GiB&process_in_use_bytes=7.04GiB"
             ),
             format!("/{lang}/calculators/training-memory?n_layer=0"),
+            format!("/{lang}/calculators/llm-memory"),
+            format!(
+                "/{lang}/calculators/llm-memory?model=meta-llama/Llama-2-70b-hf&phase=generate&gpus=4&max_model_len=4096&kv_cache_dtype=fp8&quantization=int8"
+            ),
+            format!(
+                "/{lang}/calculators/llm-memory?model=Qwen/Qwen2.5-7B&method=lora&gpus=4&sharding=zero2&cpu_offload=true&optimizer=paged_adamw_8bit&batch_size=4"
+            ),
+            format!("/{lang}/calculators/llm-memory?model=acme/none"),
         ] {
             let text = tags
                 .replace_all(&page(&CATALOG, &uri).await, " ")
@@ -412,4 +425,50 @@ async fn pages_say_whether_the_answer_is_a_known_fix_or_only_the_closest_reading
     )
     .await;
     assert!(reply.text().contains("diagnosis-title"));
+}
+
+#[tokio::test]
+async fn the_llm_calculator_opens_prefilled_and_ranks_what_frees_memory() {
+    let html = page(
+        &CATALOG,
+        "/fr/calculators/llm-memory?model=meta-llama/Llama-3.1-8B&method=lora&sequence_length=1024&batch_size=2&gpu_memory_gib=24",
+    )
+    .await;
+    assert!(html.contains(r#"<option value="meta-llama/Llama-3.1-8B" selected>"#));
+    assert!(html.contains(r#"<option value="lora" selected>"#));
+    assert!(
+        html.contains("8\u{202f}030\u{202f}261\u{202f}248")
+            || html.contains("8030261248")
+            || html.contains("8 030 261 248")
+            || html.contains("8\u{a0}030\u{a0}261\u{a0}248"),
+        "parameter count shown"
+    );
+    assert!(html.contains("<svg"), "chart drawn");
+    // The ranking is the estimator's: QLoRA first or not, each a link that applies it.
+    assert!(html.contains(r#"id="savings""#));
+    assert!(html.contains("method=qlora"));
+    assert!(html.contains("gradient_checkpointing=true"));
+    // Generation says what the KV cache needs at this context.
+    let html = page(
+        &CATALOG,
+        "/en/calculators/llm-memory?model=meta-llama/Llama-3.1-8B&phase=generate&sequence_length=32768&gpu_memory_gib=24",
+    )
+    .await;
+    assert!(
+        html.contains("At 32,768 tokens of context the KV cache of one sequence takes 4.00\u{a0}GiB (131,072 bytes per token)."),
+        "{}",
+        html.lines().filter(|l| l.contains("KV")).collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_model_is_named_beside_the_model_field() {
+    let html = page(
+        &FIXTURES,
+        "/en/calculators/llm-memory?model=acme%2F%3Cb%3Enone",
+    )
+    .await;
+    assert!(html.contains(r#"aria-describedby="e-model""#));
+    assert!(html.contains("No preset has this id."));
+    assert!(!html.contains("<b>none"), "the id is escaped");
 }

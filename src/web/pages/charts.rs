@@ -94,11 +94,16 @@ pub fn stacked_bars(
                 .filter(|p| p.bytes > 0)
                 .map(|p| {
                     let value = ui.bytes(p.bytes);
-                    legend.push(LegendItem {
-                        class: p.class.clone(),
-                        label: p.label.clone(),
-                        value: value.clone(),
-                    });
+                    // Rows that repeat a piece (identical GPUs) name it once.
+                    if !legend.iter().any(|l: &LegendItem| {
+                        l.class == p.class && l.label == p.label && l.value == value
+                    }) {
+                        legend.push(LegendItem {
+                            class: p.class.clone(),
+                            label: p.label.clone(),
+                            value: value.clone(),
+                        });
+                    }
                     let segment = Segment {
                         x: px(x_of(start)),
                         width: px(x_of(p.bytes).max(0.5)),

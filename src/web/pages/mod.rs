@@ -64,6 +64,10 @@ pub fn routes() -> Router<AppState> {
             "/{lang}/calculators/allocation",
             get(calculators::allocation),
         )
+        .route(
+            "/{lang}/calculators/llm-memory",
+            get(calculators::llm_memory),
+        )
 }
 
 /// What every template reads: the language, its strings and its number format. Number

@@ -5,6 +5,7 @@
 
 mod allocation;
 mod form;
+mod llm;
 mod presets;
 mod training;
 
@@ -15,6 +16,7 @@ use axum::response::Response;
 use super::{PageError, PageLang, PageMeta, Ui, render};
 
 pub use allocation::allocation;
+pub use llm::llm_memory;
 pub use training::training_memory;
 
 #[derive(Template)]
