@@ -1,8 +1,8 @@
 //! The SQL of the store, written once for both backends.
 //!
 //! SQLite and PostgreSQL read the same statements (sqlx's SQLite driver takes `$N`
-//! placeholders too); what differs is named in one place, [`Dialect`]: the backend's name and
-//! its aggregate for a comma-separated list. [`store_impl!`] turns the one body below into
+//! placeholders too); what differs is named in one place, [`Dialect`]: the backend's name,
+//! its aggregate for a comma-separated list and its two-argument maximum and minimum. [`store_impl!`] turns the one body below into
 //! each backend's `Store` implementation, so the SQL and the row mapping exist once while sqlx
 //! still checks each backend's types.
 
@@ -13,16 +13,24 @@ pub(super) struct Dialect {
     pub backend: Backend,
     /// Distinct values of the `lang` column of a group, comma-separated.
     pub distinct_langs: &'static str,
+    /// The larger and the smaller of two values (SQLite's scalar `MAX(a, b)`, PostgreSQL's
+    /// `GREATEST`). Arguments are never NULL where they are used.
+    pub greatest: &'static str,
+    pub least: &'static str,
 }
 
 pub(super) const SQLITE: Dialect = Dialect {
     backend: Backend::Sqlite,
     distinct_langs: "group_concat(DISTINCT lang)",
+    greatest: "MAX",
+    least: "MIN",
 };
 
 pub(super) const POSTGRES: Dialect = Dialect {
     backend: Backend::Postgres,
     distinct_langs: "string_agg(DISTINCT lang, ',')",
+    greatest: "GREATEST",
+    least: "LEAST",
 };
 
 /// The columns of an `ApiKey`, spliced into the key statements at compile time.
@@ -46,24 +54,43 @@ pub(super) const ALL_FEEDBACK_COUNTS: &str = "SELECT article,
             SUM(CASE WHEN helpful THEN 0 ELSE 1 END) AS not_helpful
      FROM feedback GROUP BY article ORDER BY article";
 
-pub(super) const INSERT_QUERY: &str =
-    "INSERT INTO queries (match_id, endpoint, lang, kind, exception, fingerprint,
-                          top_article, top_score, result_count, latency_ms, created_at, answer)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+/// Adds a batch's sums to a row of the query log, creating it if it is the first of its
+/// fingerprint, language, answer and day. Scores may be NULL (no result): each side falls
+/// back on the other, as the two-argument MAX of SQLite would return NULL.
+pub(super) fn upsert_query_stat(dialect: &Dialect) -> String {
+    let (max, min) = (dialect.greatest, dialect.least);
+    format!(
+        "INSERT INTO query_stats (kind, exception, fingerprint, lang, answer, day, queries,
+                                  unscored, best_score, worst_score, latency_ms_sum,
+                                  latency_ms_max, last_seen)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+         ON CONFLICT (day, kind, exception, fingerprint, lang, answer) DO UPDATE SET
+             queries = query_stats.queries + excluded.queries,
+             unscored = query_stats.unscored + excluded.unscored,
+             best_score = {max}(COALESCE(query_stats.best_score, excluded.best_score),
+                                COALESCE(excluded.best_score, query_stats.best_score)),
+             worst_score = {min}(COALESCE(query_stats.worst_score, excluded.worst_score),
+                                 COALESCE(excluded.worst_score, query_stats.worst_score)),
+             latency_ms_sum = query_stats.latency_ms_sum + excluded.latency_ms_sum,
+             latency_ms_max = {max}(query_stats.latency_ms_max, excluded.latency_ms_max),
+             last_seen = {max}(query_stats.last_seen, excluded.last_seen)"
+    )
+}
 
-/// Fingerprints answered `none` or `uncertain` (or, logged before answers had a state, with
-/// no result or a best score under `$1`): `none` first, then `uncertain`, then the older
-/// rows; the most frequent first within each.
+/// Fingerprints answered `none` or `uncertain` (or, logged without a state, with a query
+/// that had no result or a best score under `$1`): `none` first, then `uncertain`, then the
+/// stateless ones; the most frequent first within each. Sums are cast because PostgreSQL
+/// sums `BIGINT`s into `NUMERIC`.
 pub(super) fn unmatched(dialect: &Dialect) -> String {
     format!(
-        "SELECT kind, exception, fingerprint, COUNT(*) AS n,
+        "SELECT kind, exception, fingerprint, CAST(SUM(queries) AS BIGINT) AS n,
                 {} AS langs,
-                MAX(top_score) AS best_score, MAX(created_at) AS last_seen,
+                MAX(best_score) AS best_score, MAX(last_seen) AS last_seen,
                 CASE MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END)
                      WHEN 0 THEN 'none' WHEN 1 THEN 'uncertain' END AS answer
-         FROM queries
+         FROM query_stats
          WHERE answer IN ('none', 'uncertain')
-            OR (answer IS NULL AND (top_score IS NULL OR top_score < $1))
+            OR (answer = 'unknown' AND (unscored > 0 OR worst_score < $1))
          GROUP BY kind, exception, fingerprint
          ORDER BY MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END),
                   n DESC, last_seen DESC, fingerprint
@@ -72,7 +99,10 @@ pub(super) fn unmatched(dialect: &Dialect) -> String {
     )
 }
 
-pub(super) const QUERY_COUNT: &str = "SELECT COUNT(*) AS n FROM queries";
+pub(super) const QUERY_COUNT: &str =
+    "SELECT CAST(COALESCE(SUM(queries), 0) AS BIGINT) AS n FROM query_stats";
+
+pub(super) const DELETE_QUERY_STATS_BEFORE: &str = "DELETE FROM query_stats WHERE day < $1";
 
 pub(super) const INSERT_KEY: &str = concat!(
     "INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) RETURNING ",
@@ -110,6 +140,11 @@ pub(super) fn split_langs(langs: Option<&str>) -> Vec<String> {
     out
 }
 
+/// Counts are stored as signed 64-bit integers in both backends.
+pub(super) fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// A unique-constraint failure on insert means the name is taken (hashes of random keys do
 /// not collide).
 pub(super) fn unique_name(error: sqlx::Error, name: &str) -> super::DbError {
@@ -128,7 +163,8 @@ macro_rules! store_impl {
             use async_trait::async_trait;
             use sqlx::Row;
 
-            use $crate::db::sql::{self, split_langs, unique_name};
+            use $crate::db::query_log::aggregate;
+            use $crate::db::sql::{self, split_langs, to_i64, unique_name};
             use $crate::db::{
                 ApiKey, Backend, DbError, FeedbackCounts, GapRow, NewFeedback, QueryRecord, Store,
             };
@@ -191,27 +227,41 @@ macro_rules! store_impl {
                         .collect()
                 }
 
-                async fn record_query(&self, record: &QueryRecord) -> Result<(), DbError> {
-                    let (top_article, top_score) = match &record.top {
-                        Some((id, score)) => (Some(id.as_str()), Some(*score)),
-                        None => (None, None),
-                    };
-                    sqlx::query(sql::INSERT_QUERY)
-                        .bind(&record.match_id)
-                        .bind(record.endpoint.as_str())
-                        .bind(record.lang.code())
-                        .bind(&record.fingerprint.kind)
-                        .bind(&record.fingerprint.exception)
-                        .bind(&record.fingerprint.message)
-                        .bind(top_article)
-                        .bind(top_score)
-                        .bind(i64::from(record.result_count))
-                        .bind(i64::try_from(record.latency_ms).unwrap_or(i64::MAX))
-                        .bind(record.created_at)
-                        .bind(record.answer.map(AnswerState::as_str))
+                async fn record_queries(&self, records: &[QueryRecord]) -> Result<(), DbError> {
+                    let stats = aggregate(records);
+                    if stats.is_empty() {
+                        return Ok(());
+                    }
+                    let upsert = sql::upsert_query_stat(&$dialect);
+                    let mut tx = self.pool.begin().await?;
+                    for stat in &stats {
+                        sqlx::query(&upsert)
+                            .bind(&stat.kind)
+                            .bind(&stat.exception)
+                            .bind(&stat.fingerprint)
+                            .bind(stat.lang.code())
+                            .bind(stat.answer)
+                            .bind(stat.day)
+                            .bind(to_i64(stat.queries))
+                            .bind(to_i64(stat.unscored))
+                            .bind(stat.best_score)
+                            .bind(stat.worst_score)
+                            .bind(to_i64(stat.latency_ms_sum))
+                            .bind(to_i64(stat.latency_ms_max))
+                            .bind(stat.last_seen)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    tx.commit().await?;
+                    Ok(())
+                }
+
+                async fn delete_queries_before(&self, day: i64) -> Result<u64, DbError> {
+                    let done = sqlx::query(sql::DELETE_QUERY_STATS_BEFORE)
+                        .bind(day)
                         .execute(&self.pool)
                         .await?;
-                    Ok(())
+                    Ok(done.rows_affected())
                 }
 
                 async fn unmatched_fingerprints(
