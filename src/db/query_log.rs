@@ -4,7 +4,8 @@
 //!
 //! Records are not kept one by one: they are summed per fingerprint, language, answer state
 //! and UTC day ([`QueryStat`]), so a chatbot sending the same error a million times adds one
-//! row a day, not a million. Days older than the retention setting are deleted.
+//! row a day, not a million; each fingerprint's text is stored once. Days older than the
+//! retention setting are deleted, with the fingerprints no remaining day refers to.
 
 use std::collections::HashMap;
 use std::time::Duration;

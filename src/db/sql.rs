@@ -54,17 +54,25 @@ pub(super) const ALL_FEEDBACK_COUNTS: &str = "SELECT article,
             SUM(CASE WHEN helpful THEN 0 ELSE 1 END) AS not_helpful
      FROM feedback GROUP BY article ORDER BY article";
 
+pub(super) const FINGERPRINT_ID: &str =
+    "SELECT id FROM fingerprints WHERE kind = $1 AND exception = $2 AND message = $3";
+
+/// Nothing when another writer inserted the same fingerprint first: then read its id.
+pub(super) const INSERT_FINGERPRINT: &str =
+    "INSERT INTO fingerprints (kind, exception, message) VALUES ($1, $2, $3)
+     ON CONFLICT (kind, exception, message) DO NOTHING RETURNING id";
+
 /// Adds a batch's sums to a row of the query log, creating it if it is the first of its
 /// fingerprint, language, answer and day. Scores may be NULL (no result): each side falls
 /// back on the other, as the two-argument MAX of SQLite would return NULL.
 pub(super) fn upsert_query_stat(dialect: &Dialect) -> String {
     let (max, min) = (dialect.greatest, dialect.least);
     format!(
-        "INSERT INTO query_stats (kind, exception, fingerprint, lang, answer, day, queries,
-                                  unscored, best_score, worst_score, latency_ms_sum,
-                                  latency_ms_max, last_seen)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-         ON CONFLICT (day, kind, exception, fingerprint, lang, answer) DO UPDATE SET
+        "INSERT INTO query_stats (day, fingerprint_id, lang, answer, queries, unscored,
+                                  best_score, worst_score, latency_ms_sum, latency_ms_max,
+                                  last_seen)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (day, fingerprint_id, lang, answer) DO UPDATE SET
              queries = query_stats.queries + excluded.queries,
              unscored = query_stats.unscored + excluded.unscored,
              best_score = {max}(COALESCE(query_stats.best_score, excluded.best_score),
@@ -79,21 +87,24 @@ pub(super) fn upsert_query_stat(dialect: &Dialect) -> String {
 
 /// Fingerprints answered `none` or `uncertain` (or, logged without a state, with a query
 /// that had no result or a best score under `$1`): `none` first, then `uncertain`, then the
-/// stateless ones; the most frequent first within each. Sums are cast because PostgreSQL
-/// sums `BIGINT`s into `NUMERIC`.
+/// stateless ones; the most frequent first within each. The sums are grouped by id before the
+/// texts are joined in, so a year of rows is grouped on integers. Sums are cast because
+/// PostgreSQL sums `BIGINT`s into `NUMERIC`.
 pub(super) fn unmatched(dialect: &Dialect) -> String {
     format!(
-        "SELECT kind, exception, fingerprint, CAST(SUM(queries) AS BIGINT) AS n,
-                {} AS langs,
-                MAX(best_score) AS best_score, MAX(last_seen) AS last_seen,
-                CASE MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END)
-                     WHEN 0 THEN 'none' WHEN 1 THEN 'uncertain' END AS answer
-         FROM query_stats
-         WHERE answer IN ('none', 'uncertain')
-            OR (answer = 'unknown' AND (unscored > 0 OR worst_score < $1))
-         GROUP BY kind, exception, fingerprint
-         ORDER BY MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END),
-                  n DESC, last_seen DESC, fingerprint
+        "SELECT f.kind, f.exception, f.message AS fingerprint, g.n, g.langs, g.best_score,
+                g.last_seen,
+                CASE g.worst WHEN 0 THEN 'none' WHEN 1 THEN 'uncertain' END AS answer
+         FROM (SELECT fingerprint_id, CAST(SUM(queries) AS BIGINT) AS n, {} AS langs,
+                      MAX(best_score) AS best_score, MAX(last_seen) AS last_seen,
+                      MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END)
+                          AS worst
+               FROM query_stats
+               WHERE answer IN ('none', 'uncertain')
+                  OR (answer = 'unknown' AND (unscored > 0 OR worst_score < $1))
+               GROUP BY fingerprint_id) g
+         JOIN fingerprints f ON f.id = g.fingerprint_id
+         ORDER BY g.worst, g.n DESC, g.last_seen DESC, f.message
          LIMIT $2",
         dialect.distinct_langs
     )
@@ -103,6 +114,14 @@ pub(super) const QUERY_COUNT: &str =
     "SELECT CAST(COALESCE(SUM(queries), 0) AS BIGINT) AS n FROM query_stats";
 
 pub(super) const DELETE_QUERY_STATS_BEFORE: &str = "DELETE FROM query_stats WHERE day < $1";
+
+/// Fingerprints none of the remaining days refers to (one pass over the sums, not one
+/// lookup per fingerprint). Each server runs it in its query-log writer, between batches, so
+/// it never races that server's own writes; across servers sharing PostgreSQL, a fingerprint
+/// unseen for the whole retention period that comes back during another server's hourly
+/// deletion can lose its text (its counts stay, unlisted in the report).
+pub(super) const DELETE_UNUSED_FINGERPRINTS: &str = "DELETE FROM fingerprints
+     WHERE id NOT IN (SELECT DISTINCT fingerprint_id FROM query_stats)";
 
 pub(super) const INSERT_KEY: &str = concat!(
     "INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) RETURNING ",
@@ -235,13 +254,39 @@ macro_rules! store_impl {
                     let upsert = sql::upsert_query_stat(&$dialect);
                     let mut tx = self.pool.begin().await?;
                     for stat in &stats {
-                        sqlx::query(&upsert)
+                        let existing = sqlx::query(sql::FINGERPRINT_ID)
                             .bind(&stat.kind)
                             .bind(&stat.exception)
                             .bind(&stat.fingerprint)
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                        let row = match existing {
+                            Some(row) => row,
+                            None => match sqlx::query(sql::INSERT_FINGERPRINT)
+                                .bind(&stat.kind)
+                                .bind(&stat.exception)
+                                .bind(&stat.fingerprint)
+                                .fetch_optional(&mut *tx)
+                                .await?
+                            {
+                                Some(row) => row,
+                                // Another server inserted it since the first look.
+                                None => {
+                                    sqlx::query(sql::FINGERPRINT_ID)
+                                        .bind(&stat.kind)
+                                        .bind(&stat.exception)
+                                        .bind(&stat.fingerprint)
+                                        .fetch_one(&mut *tx)
+                                        .await?
+                                }
+                            },
+                        };
+                        let fingerprint_id: i64 = row.try_get("id")?;
+                        sqlx::query(&upsert)
+                            .bind(stat.day)
+                            .bind(fingerprint_id)
                             .bind(stat.lang.code())
                             .bind(stat.answer)
-                            .bind(stat.day)
                             .bind(to_i64(stat.queries))
                             .bind(to_i64(stat.unscored))
                             .bind(stat.best_score)
@@ -257,10 +302,17 @@ macro_rules! store_impl {
                 }
 
                 async fn delete_queries_before(&self, day: i64) -> Result<u64, DbError> {
+                    let mut tx = self.pool.begin().await?;
                     let done = sqlx::query(sql::DELETE_QUERY_STATS_BEFORE)
                         .bind(day)
-                        .execute(&self.pool)
+                        .execute(&mut *tx)
                         .await?;
+                    if done.rows_affected() > 0 {
+                        sqlx::query(sql::DELETE_UNUSED_FINGERPRINTS)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    tx.commit().await?;
                     Ok(done.rows_affected())
                 }
 

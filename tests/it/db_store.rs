@@ -413,6 +413,21 @@ async fn old_days_of_the_query_log_are_deleted_and_recent_ones_kept(db: &TestDb)
         .unwrap();
     assert_eq!(report.unmatched[0].count, 9);
     assert_eq!(report.unmatched[0].last_seen, today * DAY_MS + 1000);
+    // With every day gone the fingerprint goes too, and comes back with the next query.
+    assert_eq!(store.delete_queries_before(today + 1).await.unwrap(), 3);
+    assert_eq!(store.query_count().await.unwrap(), 0);
+    store
+        .record_query(&query(UNMATCHED_PASTE, Lang::Ar, None))
+        .await
+        .unwrap();
+    let report = Report::build(store.as_ref(), ReportOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(report.unmatched[0].count, 1);
+    assert_eq!(
+        report.unmatched[0].exception,
+        "flux_capacitor.TemporalError"
+    );
     store.close().await;
 }
 
