@@ -24,6 +24,16 @@ use crate::web;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// How log lines are written to stderr: `text` for people, `json` (one object a line) for
+    /// log collectors.
+    #[arg(long, global = true, env = "ILAJ_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -180,6 +190,21 @@ pub struct ServeArgs {
     /// citation line. Without it, links are site paths.
     #[arg(long, env = "ILAJ_PUBLIC_URL", value_parser = public_url)]
     pub public_url: Option<String>,
+    /// Seconds between reads of the votes for ranking, so votes cast on another server
+    /// sharing the database count here too (0: only at start and after this server's votes).
+    #[arg(long, env = "ILAJ_REFRESH_SECONDS", default_value_t = 10)]
+    pub refresh_seconds: u64,
+    /// Days of the query log (the content-gap report's daily sums) kept; older days are
+    /// deleted every hour (0: keep everything).
+    #[arg(long, env = "ILAJ_QUERY_LOG_RETENTION_DAYS", default_value_t = db::query_queue::DEFAULT_RETENTION_DAYS)]
+    pub query_log_retention_days: u32,
+    /// Bearer token /metrics asks for (better set in the environment).
+    #[arg(long, env = "ILAJ_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
+    /// Serve /metrics on this address only (e.g. 127.0.0.1:9090), not on --addr. Without it
+    /// and without --metrics-token there is no /metrics.
+    #[arg(long, env = "ILAJ_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 #[derive(Debug, Args)]

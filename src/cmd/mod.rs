@@ -14,7 +14,7 @@ mod serve;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use crate::cli::{Cli, Command, DatabaseArgs};
+use crate::cli::{Cli, Command, DatabaseArgs, LogFormat};
 use crate::content::{self, ContentError};
 use crate::db::{self, DbError, Location, Store};
 use crate::estimator::InvalidInput;
@@ -93,14 +93,18 @@ fn block_on(work: impl Future<Output = Result<(), CmdError>>) -> Result<(), CmdE
         .block_on(work)
 }
 
-/// Logs go to stderr, filtered by `RUST_LOG` (default: info for ilaj and requests).
-pub fn init_tracing() {
+/// Logs go to stderr, filtered by `RUST_LOG` (default: info for ilaj and requests), as text
+/// or as one JSON object a line.
+pub fn init_tracing(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=info"));
-    let _ = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    };
 }
 
 /// Opens (and migrates) the database the arguments name.

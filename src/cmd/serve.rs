@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::{CmdError, open_store};
 use crate::cli::ServeArgs;
 use crate::content;
+use crate::db::query_queue::QueueOptions;
 use crate::web;
 
 pub async fn run(args: ServeArgs) -> Result<(), CmdError> {
@@ -26,6 +27,14 @@ pub async fn run(args: ServeArgs) -> Result<(), CmdError> {
         }),
         admin_token: args.admin_token.clone(),
         public_url: args.public_url.clone(),
+        query_log: QueueOptions {
+            retention_days: (args.query_log_retention_days > 0)
+                .then_some(args.query_log_retention_days),
+            ..QueueOptions::default()
+        },
+        metrics_token: args.metrics_token.clone(),
+        // A separate address keeps /metrics off the public one; otherwise the token guards it.
+        metrics_route: args.metrics_addr.is_none() && args.metrics_token.is_some(),
     };
     let state = web::AppState::with_services(report.library, services)?;
     state.refresh_feedback_factors().await;
@@ -37,7 +46,11 @@ pub async fn run(args: ServeArgs) -> Result<(), CmdError> {
             interval,
         ));
     }
-    let outcome = web::serve(args.addr, state).await;
+    if args.refresh_seconds > 0 {
+        let interval = std::time::Duration::from_secs(args.refresh_seconds);
+        tokio::spawn(web::refresh_from_database(state.clone(), interval));
+    }
+    let outcome = web::serve(args.addr, args.metrics_addr, state).await;
     store.close().await;
     outcome.map_err(CmdError::Serve)
 }

@@ -27,6 +27,11 @@ const SQLITE: Embedded = &[
         "answer_state",
         include_str!("../../migrations/sqlite/0002_answer_state.sql"),
     ),
+    (
+        3,
+        "query_stats",
+        include_str!("../../migrations/sqlite/0003_query_stats.sql"),
+    ),
 ];
 
 const POSTGRES: Embedded = &[
@@ -39,6 +44,11 @@ const POSTGRES: Embedded = &[
         2,
         "answer_state",
         include_str!("../../migrations/postgres/0002_answer_state.sql"),
+    ),
+    (
+        3,
+        "query_stats",
+        include_str!("../../migrations/postgres/0003_query_stats.sql"),
     ),
 ];
 

@@ -13,6 +13,7 @@ pub mod keys;
 mod migrations;
 mod postgres;
 pub mod query_log;
+pub mod query_queue;
 pub mod report;
 mod sql;
 mod sqlite;
@@ -81,15 +82,24 @@ pub trait Store: Send + Sync + 'static {
     /// Votes of every group that has any, by group id.
     async fn all_feedback_counts(&self) -> Result<Vec<(String, FeedbackCounts)>, DbError>;
 
-    async fn record_query(&self, record: &QueryRecord) -> Result<(), DbError>;
-    /// Fingerprints whose queries found no good match (no result, or a top score below
-    /// `min_score`), most frequent first.
+    /// Adds a batch of matches and searches to the query log's daily sums, in one
+    /// transaction.
+    async fn record_queries(&self, records: &[QueryRecord]) -> Result<(), DbError>;
+    /// Adds one match or search to the query log.
+    async fn record_query(&self, record: &QueryRecord) -> Result<(), DbError> {
+        self.record_queries(std::slice::from_ref(record)).await
+    }
+    /// Deletes the query log's days before `day` (days since the epoch, UTC); returns how
+    /// many rows went.
+    async fn delete_queries_before(&self, day: i64) -> Result<u64, DbError>;
+    /// Fingerprints whose queries found no good match (answered `none` or `uncertain`, or,
+    /// without a state, no result or a top score below `min_score`), most frequent first.
     async fn unmatched_fingerprints(
         &self,
         min_score: f64,
         limit: u32,
     ) -> Result<Vec<GapRow>, DbError>;
-    /// How many queries are recorded in all.
+    /// How many queries the log holds (those of the days kept).
     async fn query_count(&self) -> Result<u64, DbError>;
 
     /// Stores a new key's hash. Fails with [`DbError::DuplicateKeyName`] if the name is taken.

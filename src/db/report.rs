@@ -2,9 +2,10 @@
 //! which articles readers find helpful or not.
 //!
 //! A query has **no good match** when its answer was `none` or `uncertain` (listed first, in
-//! that order). Queries logged before answers had a state count when they returned no result
-//! or their best result scored below `min_score` ([`DEFAULT_MIN_SCORE`] unless told
-//! otherwise).
+//! that order). Queries logged without a state (before answers had one) count when their
+//! day's sum for that fingerprint and language holds one with no result or a best score below
+//! `min_score` ([`DEFAULT_MIN_SCORE`] unless told otherwise): the log keeps daily sums, not
+//! single queries (`query_log`).
 
 use std::io::{self, Write};
 

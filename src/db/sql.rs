@@ -1,8 +1,8 @@
 //! The SQL of the store, written once for both backends.
 //!
 //! SQLite and PostgreSQL read the same statements (sqlx's SQLite driver takes `$N`
-//! placeholders too); what differs is named in one place, [`Dialect`]: the backend's name and
-//! its aggregate for a comma-separated list. [`store_impl!`] turns the one body below into
+//! placeholders too); what differs is named in one place, [`Dialect`]: the backend's name,
+//! its aggregate for a comma-separated list and its two-argument maximum and minimum. [`store_impl!`] turns the one body below into
 //! each backend's `Store` implementation, so the SQL and the row mapping exist once while sqlx
 //! still checks each backend's types.
 
@@ -13,16 +13,24 @@ pub(super) struct Dialect {
     pub backend: Backend,
     /// Distinct values of the `lang` column of a group, comma-separated.
     pub distinct_langs: &'static str,
+    /// The larger and the smaller of two values (SQLite's scalar `MAX(a, b)`, PostgreSQL's
+    /// `GREATEST`). Arguments are never NULL where they are used.
+    pub greatest: &'static str,
+    pub least: &'static str,
 }
 
 pub(super) const SQLITE: Dialect = Dialect {
     backend: Backend::Sqlite,
     distinct_langs: "group_concat(DISTINCT lang)",
+    greatest: "MAX",
+    least: "MIN",
 };
 
 pub(super) const POSTGRES: Dialect = Dialect {
     backend: Backend::Postgres,
     distinct_langs: "string_agg(DISTINCT lang, ',')",
+    greatest: "GREATEST",
+    least: "LEAST",
 };
 
 /// The columns of an `ApiKey`, spliced into the key statements at compile time.
@@ -46,33 +54,74 @@ pub(super) const ALL_FEEDBACK_COUNTS: &str = "SELECT article,
             SUM(CASE WHEN helpful THEN 0 ELSE 1 END) AS not_helpful
      FROM feedback GROUP BY article ORDER BY article";
 
-pub(super) const INSERT_QUERY: &str =
-    "INSERT INTO queries (match_id, endpoint, lang, kind, exception, fingerprint,
-                          top_article, top_score, result_count, latency_ms, created_at, answer)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+pub(super) const FINGERPRINT_ID: &str =
+    "SELECT id FROM fingerprints WHERE kind = $1 AND exception = $2 AND message = $3";
 
-/// Fingerprints answered `none` or `uncertain` (or, logged before answers had a state, with
-/// no result or a best score under `$1`): `none` first, then `uncertain`, then the older
-/// rows; the most frequent first within each.
+/// Nothing when another writer inserted the same fingerprint first: then read its id.
+pub(super) const INSERT_FINGERPRINT: &str =
+    "INSERT INTO fingerprints (kind, exception, message) VALUES ($1, $2, $3)
+     ON CONFLICT (kind, exception, message) DO NOTHING RETURNING id";
+
+/// Adds a batch's sums to a row of the query log, creating it if it is the first of its
+/// fingerprint, language, answer and day. Scores may be NULL (no result): each side falls
+/// back on the other, as the two-argument MAX of SQLite would return NULL.
+pub(super) fn upsert_query_stat(dialect: &Dialect) -> String {
+    let (max, min) = (dialect.greatest, dialect.least);
+    format!(
+        "INSERT INTO query_stats (day, fingerprint_id, lang, answer, queries, unscored,
+                                  best_score, worst_score, latency_ms_sum, latency_ms_max,
+                                  last_seen)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (day, fingerprint_id, lang, answer) DO UPDATE SET
+             queries = query_stats.queries + excluded.queries,
+             unscored = query_stats.unscored + excluded.unscored,
+             best_score = {max}(COALESCE(query_stats.best_score, excluded.best_score),
+                                COALESCE(excluded.best_score, query_stats.best_score)),
+             worst_score = {min}(COALESCE(query_stats.worst_score, excluded.worst_score),
+                                 COALESCE(excluded.worst_score, query_stats.worst_score)),
+             latency_ms_sum = query_stats.latency_ms_sum + excluded.latency_ms_sum,
+             latency_ms_max = {max}(query_stats.latency_ms_max, excluded.latency_ms_max),
+             last_seen = {max}(query_stats.last_seen, excluded.last_seen)"
+    )
+}
+
+/// Fingerprints answered `none` or `uncertain` (or, logged without a state, with a query
+/// that had no result or a best score under `$1`): `none` first, then `uncertain`, then the
+/// stateless ones; the most frequent first within each. The sums are grouped by id before the
+/// texts are joined in, so a year of rows is grouped on integers. Sums are cast because
+/// PostgreSQL sums `BIGINT`s into `NUMERIC`.
 pub(super) fn unmatched(dialect: &Dialect) -> String {
     format!(
-        "SELECT kind, exception, fingerprint, COUNT(*) AS n,
-                {} AS langs,
-                MAX(top_score) AS best_score, MAX(created_at) AS last_seen,
-                CASE MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END)
-                     WHEN 0 THEN 'none' WHEN 1 THEN 'uncertain' END AS answer
-         FROM queries
-         WHERE answer IN ('none', 'uncertain')
-            OR (answer IS NULL AND (top_score IS NULL OR top_score < $1))
-         GROUP BY kind, exception, fingerprint
-         ORDER BY MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END),
-                  n DESC, last_seen DESC, fingerprint
+        "SELECT f.kind, f.exception, f.message AS fingerprint, g.n, g.langs, g.best_score,
+                g.last_seen,
+                CASE g.worst WHEN 0 THEN 'none' WHEN 1 THEN 'uncertain' END AS answer
+         FROM (SELECT fingerprint_id, CAST(SUM(queries) AS BIGINT) AS n, {} AS langs,
+                      MAX(best_score) AS best_score, MAX(last_seen) AS last_seen,
+                      MIN(CASE answer WHEN 'none' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END)
+                          AS worst
+               FROM query_stats
+               WHERE answer IN ('none', 'uncertain')
+                  OR (answer = 'unknown' AND (unscored > 0 OR worst_score < $1))
+               GROUP BY fingerprint_id) g
+         JOIN fingerprints f ON f.id = g.fingerprint_id
+         ORDER BY g.worst, g.n DESC, g.last_seen DESC, f.message
          LIMIT $2",
         dialect.distinct_langs
     )
 }
 
-pub(super) const QUERY_COUNT: &str = "SELECT COUNT(*) AS n FROM queries";
+pub(super) const QUERY_COUNT: &str =
+    "SELECT CAST(COALESCE(SUM(queries), 0) AS BIGINT) AS n FROM query_stats";
+
+pub(super) const DELETE_QUERY_STATS_BEFORE: &str = "DELETE FROM query_stats WHERE day < $1";
+
+/// Fingerprints none of the remaining days refers to (one pass over the sums, not one
+/// lookup per fingerprint). Each server runs it in its query-log writer, between batches, so
+/// it never races that server's own writes; across servers sharing PostgreSQL, a fingerprint
+/// unseen for the whole retention period that comes back during another server's hourly
+/// deletion can lose its text (its counts stay, unlisted in the report).
+pub(super) const DELETE_UNUSED_FINGERPRINTS: &str = "DELETE FROM fingerprints
+     WHERE id NOT IN (SELECT DISTINCT fingerprint_id FROM query_stats)";
 
 pub(super) const INSERT_KEY: &str = concat!(
     "INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) RETURNING ",
@@ -110,6 +159,11 @@ pub(super) fn split_langs(langs: Option<&str>) -> Vec<String> {
     out
 }
 
+/// Counts are stored as signed 64-bit integers in both backends.
+pub(super) fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// A unique-constraint failure on insert means the name is taken (hashes of random keys do
 /// not collide).
 pub(super) fn unique_name(error: sqlx::Error, name: &str) -> super::DbError {
@@ -128,7 +182,8 @@ macro_rules! store_impl {
             use async_trait::async_trait;
             use sqlx::Row;
 
-            use $crate::db::sql::{self, split_langs, unique_name};
+            use $crate::db::query_log::aggregate;
+            use $crate::db::sql::{self, split_langs, to_i64, unique_name};
             use $crate::db::{
                 ApiKey, Backend, DbError, FeedbackCounts, GapRow, NewFeedback, QueryRecord, Store,
             };
@@ -191,27 +246,74 @@ macro_rules! store_impl {
                         .collect()
                 }
 
-                async fn record_query(&self, record: &QueryRecord) -> Result<(), DbError> {
-                    let (top_article, top_score) = match &record.top {
-                        Some((id, score)) => (Some(id.as_str()), Some(*score)),
-                        None => (None, None),
-                    };
-                    sqlx::query(sql::INSERT_QUERY)
-                        .bind(&record.match_id)
-                        .bind(record.endpoint.as_str())
-                        .bind(record.lang.code())
-                        .bind(&record.fingerprint.kind)
-                        .bind(&record.fingerprint.exception)
-                        .bind(&record.fingerprint.message)
-                        .bind(top_article)
-                        .bind(top_score)
-                        .bind(i64::from(record.result_count))
-                        .bind(i64::try_from(record.latency_ms).unwrap_or(i64::MAX))
-                        .bind(record.created_at)
-                        .bind(record.answer.map(AnswerState::as_str))
-                        .execute(&self.pool)
-                        .await?;
+                async fn record_queries(&self, records: &[QueryRecord]) -> Result<(), DbError> {
+                    let stats = aggregate(records);
+                    if stats.is_empty() {
+                        return Ok(());
+                    }
+                    let upsert = sql::upsert_query_stat(&$dialect);
+                    let mut tx = self.pool.begin().await?;
+                    for stat in &stats {
+                        let existing = sqlx::query(sql::FINGERPRINT_ID)
+                            .bind(&stat.kind)
+                            .bind(&stat.exception)
+                            .bind(&stat.fingerprint)
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                        let row = match existing {
+                            Some(row) => row,
+                            None => match sqlx::query(sql::INSERT_FINGERPRINT)
+                                .bind(&stat.kind)
+                                .bind(&stat.exception)
+                                .bind(&stat.fingerprint)
+                                .fetch_optional(&mut *tx)
+                                .await?
+                            {
+                                Some(row) => row,
+                                // Another server inserted it since the first look.
+                                None => {
+                                    sqlx::query(sql::FINGERPRINT_ID)
+                                        .bind(&stat.kind)
+                                        .bind(&stat.exception)
+                                        .bind(&stat.fingerprint)
+                                        .fetch_one(&mut *tx)
+                                        .await?
+                                }
+                            },
+                        };
+                        let fingerprint_id: i64 = row.try_get("id")?;
+                        sqlx::query(&upsert)
+                            .bind(stat.day)
+                            .bind(fingerprint_id)
+                            .bind(stat.lang.code())
+                            .bind(stat.answer)
+                            .bind(to_i64(stat.queries))
+                            .bind(to_i64(stat.unscored))
+                            .bind(stat.best_score)
+                            .bind(stat.worst_score)
+                            .bind(to_i64(stat.latency_ms_sum))
+                            .bind(to_i64(stat.latency_ms_max))
+                            .bind(stat.last_seen)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    tx.commit().await?;
                     Ok(())
+                }
+
+                async fn delete_queries_before(&self, day: i64) -> Result<u64, DbError> {
+                    let mut tx = self.pool.begin().await?;
+                    let done = sqlx::query(sql::DELETE_QUERY_STATS_BEFORE)
+                        .bind(day)
+                        .execute(&mut *tx)
+                        .await?;
+                    if done.rows_affected() > 0 {
+                        sqlx::query(sql::DELETE_UNUSED_FINGERPRINTS)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    tx.commit().await?;
+                    Ok(done.rows_affected())
                 }
 
                 async fn unmatched_fingerprints(

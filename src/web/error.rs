@@ -53,6 +53,8 @@ error_codes! {
     InvalidApiKey = "invalid_api_key", UNAUTHORIZED, "`Authorization` is not `Bearer KEY`, or the key is unknown or revoked";
     AdminTokenRequired = "admin_token_required", UNAUTHORIZED, "`/admin/report` without the admin token";
     InvalidAdminToken = "invalid_admin_token", UNAUTHORIZED, "`/admin/report` with a wrong admin token";
+    MetricsTokenRequired = "metrics_token_required", UNAUTHORIZED, "`/metrics` without the metrics token";
+    InvalidMetricsToken = "invalid_metrics_token", UNAUTHORIZED, "`/metrics` with a wrong metrics token";
     NotFound = "not_found", NOT_FOUND, "unknown article id, missing translation, a language in a path that ilaj has no articles in, unknown route";
     MethodNotAllowed = "method_not_allowed", METHOD_NOT_ALLOWED, "e.g. `DELETE` on a read-only endpoint";
     NameTaken = "name_taken", CONFLICT, "an API key with that name exists already";

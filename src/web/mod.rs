@@ -12,6 +12,7 @@ mod feedback;
 mod lang;
 mod matching;
 pub mod mcp;
+pub mod metrics;
 pub mod openapi;
 mod pages;
 mod reload;
@@ -35,7 +36,7 @@ pub use error::{ApiError, Code};
 pub use matching::{
     MAX_QUERY_BYTES, MAX_TEXT_BYTES, MatchAnswer, MatchRequest, SearchAnswer, SearchRequest,
 };
-pub use reload::watch_content;
+pub use reload::{refresh_from_database, watch_content};
 pub use state::{AppState, Services};
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
@@ -47,7 +48,11 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; st
     frame-ancestors 'none'";
 
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let mut router = Router::new();
+    if state.metrics_on_main_address() {
+        router = router.route("/metrics", get(metrics::scrape));
+    }
+    router
         .route("/healthz", get(healthz))
         .route("/api/v1/articles", get(articles::list))
         .route("/api/v1/articles/{lang}/{id}", get(articles::show))
@@ -95,6 +100,7 @@ pub fn router(state: AppState) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
+        .layer(axum::middleware::from_fn(metrics::track))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -112,15 +118,51 @@ async fn method_not_allowed() -> ApiError {
     )
 }
 
-/// Serves until SIGINT or SIGTERM, then lets requests in flight finish.
-pub async fn serve(addr: SocketAddr, state: AppState) -> std::io::Result<()> {
+/// Serves until SIGINT or SIGTERM, then lets requests in flight finish and writes what the
+/// query log still holds. With `metrics_addr`, `/metrics` is served there (alone) too.
+pub async fn serve(
+    addr: SocketAddr,
+    metrics_addr: Option<SocketAddr>,
+    state: AppState,
+) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     tracing::info!(addr = %listener.local_addr()?, "listening");
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let metrics_server = match metrics_addr {
+        Some(metrics_addr) => {
+            let listener = tokio::net::TcpListener::bind(metrics_addr).await?;
+            tracing::info!(addr = %listener.local_addr()?, "metrics listening");
+            Some(tokio::spawn(metrics::serve(
+                listener,
+                state.clone(),
+                wait_for(stopped.clone()),
+            )))
+        }
+        None => None,
+    };
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stop.send(true);
+    });
     // The peer address keys the anonymous rate limit.
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
+    let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    let outcome = axum::serve(listener, app)
+        .with_graceful_shutdown(wait_for(stopped))
+        .await;
+    if let Some(metrics_server) = metrics_server {
+        match metrics_server.await {
+            Ok(Err(error)) => tracing::warn!(%error, "metrics server failed"),
+            Err(error) => tracing::warn!(%error, "metrics server task failed"),
+            Ok(Ok(())) => {}
+        }
+    }
+    state.close().await;
+    outcome
+}
+
+/// Resolves once the shutdown flag is raised (or its sender is gone).
+async fn wait_for(mut stopped: tokio::sync::watch::Receiver<bool>) {
+    let _ = stopped.wait_for(|stop| *stop).await;
 }
 
 async fn shutdown_signal() {

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::metrics;
 use super::state::AppState;
 use crate::content::{self, watch};
 use crate::search::Engine;
@@ -40,10 +41,30 @@ pub async fn watch_content(state: AppState, dir: PathBuf, interval: Duration) {
             Ok(Ok((engine, articles))) => {
                 state.replace_engine(engine);
                 state.refresh_feedback_factors().await;
+                metrics::reloaded(true);
                 tracing::info!(articles, "content changed: index rebuilt");
             }
-            Ok(Err(error)) => tracing::error!(%error, "content changed but cannot be reloaded"),
-            Err(error) => tracing::error!(%error, "reload task failed"),
+            Ok(Err(error)) => {
+                metrics::reloaded(false);
+                tracing::error!(%error, "content changed but cannot be reloaded");
+            }
+            Err(error) => {
+                metrics::reloaded(false);
+                tracing::error!(%error, "reload task failed");
+            }
         }
+    }
+}
+
+/// Re-reads the votes every `interval`, so votes cast on another server sharing the
+/// database reach this one's ranking within that time. Runs until the runtime shuts down.
+pub async fn refresh_from_database(state: AppState, interval: Duration) {
+    let mut every = tokio::time::interval(interval);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The first tick is immediate, and the factors were read at start.
+    every.tick().await;
+    loop {
+        every.tick().await;
+        state.refresh_feedback_factors().await;
     }
 }

@@ -1,18 +1,15 @@
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
-use tokio::sync::Semaphore;
 
 use super::auth::{Limiter, RateLimits};
+use super::metrics;
 use crate::content::Library;
 use crate::db::query_log::new_match_id;
+use crate::db::query_queue::{QueryQueue, QueueOptions};
 use crate::db::{Endpoint, FeedbackCounts, QueryRecord, Store};
 use crate::i18n::Lang;
 use crate::search::{Engine, Hit, MatchOutcome, SearchError, SearchOutcome};
-
-/// Query records being written at once; past that, new ones are dropped (and logged) rather
-/// than queued, so a slow database never holds memory or requests hostage.
-const MAX_RECORDINGS_IN_FLIGHT: usize = 256;
 
 /// What every request reads. The engine (library + index) sits behind a lock so a reload can
 /// swap it whole while requests in flight keep the snapshot they started with.
@@ -27,7 +24,10 @@ struct Inner {
     limiter: Option<Limiter>,
     admin_token: Option<String>,
     public_url: Option<String>,
-    recordings: Arc<Semaphore>,
+    /// Where matches and searches go to be logged; `None` without a database.
+    query_queue: Option<QueryQueue>,
+    metrics_token: Option<String>,
+    metrics_route: bool,
 }
 
 /// What a server adds to the engine. The default (no database, no limits, no admin page) is
@@ -42,6 +42,13 @@ pub struct Services {
     /// Where clients reach the site (`https://ilaj.example`, no trailing slash): answers
     /// then carry absolute links and citations. `None`: links stay site paths.
     pub public_url: Option<String>,
+    /// The query log's queue and retention.
+    pub query_log: QueueOptions,
+    /// Bearer token `/metrics` asks for; `None`: no token.
+    pub metrics_token: Option<String>,
+    /// Serve `/metrics` on the main address (with `metrics_token` if set). Off when the
+    /// metrics have their own address.
+    pub metrics_route: bool,
 }
 
 impl AppState {
@@ -53,6 +60,18 @@ impl AppState {
     /// Indexes `library` and serves it with `services`.
     pub fn with_services(library: Library, services: Services) -> Result<Self, SearchError> {
         let engine = Engine::build(Arc::new(library))?;
+        metrics::init();
+        metrics::index_built(engine.library().len());
+        // The writer runs on the runtime that serves; without one (a command that only
+        // matches) nothing is logged.
+        let query_queue = match (&services.store, tokio::runtime::Handle::try_current()) {
+            (Some(store), Ok(_)) => Some(QueryQueue::start(Arc::clone(store), services.query_log)),
+            (Some(_), Err(_)) => {
+                tracing::warn!("no async runtime: matches and searches will not be logged");
+                None
+            }
+            (None, _) => None,
+        };
         Ok(AppState {
             inner: Arc::new(Inner {
                 engine: ArcSwap::from_pointee(engine),
@@ -63,7 +82,9 @@ impl AppState {
                     .public_url
                     .map(|url| url.trim_end_matches('/').to_owned())
                     .filter(|url| !url.is_empty()),
-                recordings: Arc::new(Semaphore::new(MAX_RECORDINGS_IN_FLIGHT)),
+                query_queue,
+                metrics_token: services.metrics_token.filter(|t| !t.is_empty()),
+                metrics_route: services.metrics_route,
             }),
         })
     }
@@ -80,6 +101,7 @@ impl AppState {
 
     /// Swaps in a freshly built engine; requests already running finish on the old one.
     pub fn replace_engine(&self, engine: Engine) {
+        metrics::index_built(engine.library().len());
         self.inner.engine.store(Arc::new(engine));
     }
 
@@ -100,33 +122,52 @@ impl AppState {
         self.inner.admin_token.as_deref()
     }
 
-    /// Records a match or search in the background: the response never waits for it, and a
-    /// failure is logged, never returned. Without a database it does nothing.
+    pub(crate) fn metrics_token(&self) -> Option<&str> {
+        self.inner.metrics_token.as_deref()
+    }
+
+    pub(crate) fn metrics_on_main_address(&self) -> bool {
+        self.inner.metrics_route
+    }
+
+    pub(crate) fn query_queue(&self) -> Option<&QueryQueue> {
+        self.inner.query_queue.as_ref()
+    }
+
+    /// Hands a match or search to the query log's queue: the response never waits for the
+    /// database, and a full queue drops the record (counted). Without a database it does
+    /// nothing.
     fn record_query(&self, record: QueryRecord) {
-        let Some(store) = self.inner.store.clone() else {
-            return;
-        };
-        let Ok(permit) = Arc::clone(&self.inner.recordings).try_acquire_owned() else {
-            tracing::warn!("query log is falling behind; a query was not recorded");
-            return;
-        };
-        tokio::spawn(async move {
-            if let Err(error) = store.record_query(&record).await {
-                tracing::warn!(%error, "cannot record a query");
-            }
-            drop(permit);
-        });
+        metrics::answer(record.endpoint, record.answer);
+        if let Some(queue) = &self.inner.query_queue {
+            queue.push(record);
+        }
+    }
+
+    /// Writes what the query log's queue holds and stops its writer; call once the server
+    /// has stopped taking requests, before closing the database.
+    pub async fn close(&self) {
+        if let Some(queue) = &self.inner.query_queue {
+            queue.close().await;
+        }
     }
 
     /// Reads every group's votes and hands the engine their ranking factors. Called at start,
-    /// after each vote and after a reload; a database error keeps the factors it had.
+    /// after each vote, after a reload and every refresh interval (votes cast on another
+    /// server sharing the database); a database error keeps the factors it had.
     pub async fn refresh_feedback_factors(&self) {
         let Some(store) = self.inner.store.as_ref() else {
             return;
         };
         match store.all_feedback_counts().await {
-            Ok(counts) => self.engine().set_feedback(counts),
-            Err(error) => tracing::warn!(%error, "cannot read feedback for ranking"),
+            Ok(counts) => {
+                self.engine().set_feedback(counts);
+                metrics::feedback_refreshed(true);
+            }
+            Err(error) => {
+                metrics::feedback_refreshed(false);
+                tracing::warn!(%error, "cannot read feedback for ranking");
+            }
         }
     }
 

@@ -114,3 +114,66 @@ async fn refused_requests_are_not_recorded() {
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert_eq!(store.query_count().await.unwrap(), 0);
 }
+
+fn gizmo_record() -> ilaj::db::QueryRecord {
+    ilaj::db::QueryRecord::new(
+        ilaj::db::Endpoint::Match,
+        ilaj::i18n::Lang::Hi,
+        ilaj::reading::Fingerprint::of_paste(&ilaj::traceback::parse(PASTE)),
+        None,
+        0,
+        std::time::Duration::from_millis(1),
+    )
+    .with_answer(AnswerState::None)
+}
+
+/// The request path never waits for the database: a full queue drops (and counts) what does
+/// not fit, and closing writes what it holds.
+#[tokio::test]
+async fn a_full_query_queue_drops_and_counts_and_closing_writes_what_it_holds() {
+    use ilaj::db::query_queue::{QueryQueue, QueueOptions};
+    let db = TestDb::sqlite();
+    let store = db.open().await;
+    let queue = QueryQueue::start(
+        store.clone(),
+        QueueOptions {
+            capacity: 4,
+            batch: 2,
+            retention_days: None,
+        },
+    );
+    // On this single-threaded runtime the writer cannot run between the pushes.
+    for _ in 0..100 {
+        queue.push(gizmo_record());
+    }
+    assert_eq!(queue.depth(), 4);
+    assert_eq!(queue.dropped(), 96);
+    queue.close().await;
+    assert_eq!(store.query_count().await.unwrap(), 4);
+    // After closing, records are dropped, not queued.
+    queue.push(gizmo_record());
+    assert_eq!(queue.dropped(), 97);
+    store.close().await;
+}
+
+#[tokio::test]
+async fn the_query_queue_deletes_days_past_the_retention_at_start() {
+    use ilaj::db::query_log::DAY_MS;
+    use ilaj::db::query_queue::{QueryQueue, QueueOptions};
+    let db = TestDb::sqlite();
+    let store = db.open().await;
+    let mut old = gizmo_record();
+    old.created_at -= 10 * DAY_MS;
+    store.record_queries(&[old, gizmo_record()]).await.unwrap();
+    assert_eq!(store.query_count().await.unwrap(), 2);
+    let queue = QueryQueue::start(
+        store.clone(),
+        QueueOptions {
+            retention_days: Some(7),
+            ..QueueOptions::default()
+        },
+    );
+    assert!(eventually(|| async { store.query_count().await.unwrap() == 1 }).await);
+    queue.close().await;
+    store.close().await;
+}

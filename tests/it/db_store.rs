@@ -384,3 +384,147 @@ async fn a_data_folder_that_cannot_be_created_is_a_clear_error() {
         "{error}"
     );
 }
+
+/// The query log keeps daily sums: repeats of one error add to one row, and the days before
+/// the retention period go.
+async fn old_days_of_the_query_log_are_deleted_and_recent_ones_kept(db: &TestDb) {
+    use ilaj::db::query_log::{DAY_MS, day_of};
+    let store = db.open().await;
+    let today = day_of(ilaj::db::now_ms());
+    let mut records = Vec::new();
+    for days_ago in [0, 1, 2, 30, 400] {
+        for _ in 0..3 {
+            let mut record = query(UNMATCHED_PASTE, Lang::Fr, None);
+            record.created_at = (today - days_ago) * DAY_MS + 1000;
+            records.push(record);
+        }
+    }
+    store.record_queries(&records).await.unwrap();
+    assert_eq!(store.query_count().await.unwrap(), 15);
+    // Keep the last 30 days: today and the 29 before.
+    let deleted = store.delete_queries_before(today - 29).await.unwrap();
+    assert_eq!(
+        deleted, 2,
+        "one row a day for the 30- and 400-day-old queries"
+    );
+    assert_eq!(store.query_count().await.unwrap(), 9);
+    let report = Report::build(store.as_ref(), ReportOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(report.unmatched[0].count, 9);
+    assert_eq!(report.unmatched[0].last_seen, today * DAY_MS + 1000);
+    // With every day gone the fingerprint goes too, and comes back with the next query.
+    assert_eq!(store.delete_queries_before(today + 1).await.unwrap(), 3);
+    assert_eq!(store.query_count().await.unwrap(), 0);
+    store
+        .record_query(&query(UNMATCHED_PASTE, Lang::Ar, None))
+        .await
+        .unwrap();
+    let report = Report::build(store.as_ref(), ReportOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(report.unmatched[0].count, 1);
+    assert_eq!(
+        report.unmatched[0].exception,
+        "flux_capacitor.TemporalError"
+    );
+    store.close().await;
+}
+
+/// A database written before the query log became daily sums keeps its queries: migration 3
+/// folds the raw rows into sums and drops them.
+async fn raw_query_rows_are_folded_into_daily_sums_by_the_migration(db: &TestDb) {
+    let folder = match db.location {
+        ilaj::db::Location::Postgres(_) => "postgres",
+        _ => "sqlite",
+    };
+    let dir = crate::helpers::repo_path("migrations").join(folder);
+    let mut migrator = sqlx::migrate::Migrator::new(dir.as_path()).await.unwrap();
+    migrator.migrations = std::borrow::Cow::Owned(migrator.migrations[..2].to_vec());
+    let day = 20_000_i64 * 86_400_000;
+    let rows = [
+        ("none", Some(11.0), 4, day + 5),
+        ("none", None, 8, day + 9),
+        ("none", Some(13.0), 6, day + 86_400_000),
+        ("confident", Some(40.0), 2, day + 7),
+    ];
+    let insert = "INSERT INTO queries (endpoint, lang, kind, exception, fingerprint, top_score,
+                  result_count, latency_ms, created_at, answer)
+                  VALUES ('match', 'fr', 'python_exception', 'acme.OldError', 'broke', $1, 1, $2, $3, $4)";
+    match &db.location {
+        ilaj::db::Location::Postgres(url) => {
+            let pool = sqlx::PgPool::connect(url).await.unwrap();
+            migrator.run(&pool).await.unwrap();
+            for (answer, score, latency, at) in rows {
+                sqlx::query(insert)
+                    .bind(score)
+                    .bind(latency as i64)
+                    .bind(at)
+                    .bind(answer)
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+            }
+            pool.close().await;
+        }
+        ilaj::db::Location::SqliteFile(path) => {
+            let options = sqlx::sqlite::SqliteConnectOptions::new()
+                .filename(path)
+                .create_if_missing(true);
+            let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+            migrator.run(&pool).await.unwrap();
+            for (answer, score, latency, at) in rows {
+                sqlx::query(insert)
+                    .bind(score)
+                    .bind(latency as i64)
+                    .bind(at)
+                    .bind(answer)
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+            }
+            pool.close().await;
+        }
+        ilaj::db::Location::SqliteMemory => unreachable!("tests use files"),
+    }
+
+    let store = db.open().await;
+    assert_eq!(store.query_count().await.unwrap(), 4);
+    let report = Report::build(store.as_ref(), ReportOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(report.unmatched.len(), 1, "{:#?}", report.unmatched);
+    let row = &report.unmatched[0];
+    assert_eq!(row.exception, "acme.OldError");
+    assert_eq!(row.count, 3, "the confident query is no gap");
+    assert_eq!(row.best_score, Some(13.0));
+    assert_eq!(row.last_seen, day + 86_400_000);
+    assert_eq!(row.answer, Some(AnswerState::None));
+    // New queries land in the same sums.
+    let fingerprint = Fingerprint {
+        kind: "python_exception".into(),
+        exception: "acme.OldError".into(),
+        message: "broke".into(),
+    };
+    let mut record = QueryRecord::new(
+        Endpoint::Match,
+        Lang::Fr,
+        fingerprint,
+        None,
+        0,
+        Duration::from_millis(1),
+    )
+    .with_answer(AnswerState::None);
+    record.created_at = day + 86_400_000 + 1;
+    store.record_query(&record).await.unwrap();
+    let report = Report::build(store.as_ref(), ReportOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(report.unmatched[0].count, 4, "{:#?}", report.unmatched);
+    store.close().await;
+}
+
+on_both_databases!(
+    old_days_of_the_query_log_are_deleted_and_recent_ones_kept,
+    raw_query_rows_are_folded_into_daily_sums_by_the_migration,
+);

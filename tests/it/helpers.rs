@@ -258,7 +258,7 @@ pub fn router_with(
                 store: Some(store),
                 rate_limits,
                 admin_token: admin_token.map(str::to_owned),
-                public_url: None,
+                ..web::Services::default()
             },
         )
         .expect("index builds"),
@@ -393,35 +393,7 @@ impl Server {
         headers: &[(&str, &str)],
         body: Option<&str>,
     ) -> (u16, String) {
-        use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("connects");
-        stream
-            .set_read_timeout(Some(std::time::Duration::from_secs(30)))
-            .expect("timeout");
-        let mut head =
-            format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
-        for (name, value) in headers {
-            head.push_str(&format!("{name}: {value}\r\n"));
-        }
-        let body = body.unwrap_or("");
-        if !body.is_empty() {
-            head.push_str("Content-Type: application/json\r\n");
-        }
-        head.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-        stream.write_all(head.as_bytes()).expect("writes");
-        let mut raw = Vec::new();
-        stream.read_to_end(&mut raw).expect("reads");
-        let text = String::from_utf8_lossy(&raw).into_owned();
-        let status = text
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        let body = text
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_owned())
-            .unwrap_or_default();
-        (status, body)
+        http_request(self.port, method, path, headers, body)
     }
 
     /// Stops the server abruptly (SIGKILL): what was committed must survive even that.
@@ -436,6 +408,44 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// One HTTP/1.1 request to a loopback port over a fresh connection; returns status and body.
+pub fn http_request(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .expect("timeout");
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    let body = body.unwrap_or("");
+    if !body.is_empty() {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    stream.write_all(head.as_bytes()).expect("writes");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("reads");
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
+    (status, body)
 }
 
 /// `line` without terminal colour sequences (`ESC [ … letter`).
