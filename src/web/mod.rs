@@ -32,7 +32,7 @@ pub use auth::{DEFAULT_ANONYMOUS_PER_MINUTE, DEFAULT_KEY_PER_MINUTE, RateLimits}
 pub use error::{ApiError, Code};
 pub use matching::{MAX_QUERY_BYTES, MAX_TEXT_BYTES};
 pub use reload::{refresh_from_database, watch_content};
-pub use state::{AppState, Services};
+pub use state::{AppState, Services, matching_permits};
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
