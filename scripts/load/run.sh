@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Load test of a release build (see BENCHMARKS.md): starts `ilaj serve` on a fresh SQLite
-# database, posts the seed traceback to /api/v1/match at 32 connections for DURATION, with
-# samples the server's resident memory every 10 s; then /healthz at 32 connections for 30 s on the same server. Usage: scripts/load/run.sh [DURATION, default 60s] [OUT folder, default /tmp/ilaj-load]
+# database, posts the seed traceback to /api/v1/match at 32 connections for DURATION while
+# sampling the server's resident memory and threads every 10 s, then loads /healthz at 32
+# connections for HEALTHZ_DURATION (30s) on the same server. Needs wrk (apt-get install wrk).
+# Usage: scripts/load/run.sh [DURATION, default 60s] [OUT folder, default /tmp/ilaj-load]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration=${1:-60s}
 out=${2:-/tmp/ilaj-load}
 port=${PORT:-18415}
-rm -rf "$out" && mkdir -p "$out"
+mkdir -p "$out"
+rm -f "$out"/ilaj.sqlite* "$out"/wrk-*.txt "$out"/rss.txt "$out"/db-size.txt "$out"/server.log
 binary=target/release/ilaj
 [ -x "$binary" ] || { echo "build first: cargo build --release" >&2; exit 1; }
 
