@@ -37,7 +37,7 @@ pub use matching::{
     MAX_QUERY_BYTES, MAX_TEXT_BYTES, MatchAnswer, MatchRequest, SearchAnswer, SearchRequest,
 };
 pub use reload::{refresh_from_database, watch_content};
-pub use state::{AppState, Services};
+pub use state::{AppState, Services, matching_permits};
 
 /// Largest request body accepted: a 256 KiB paste, JSON-escaped, fits with room to spare.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;

@@ -1,6 +1,7 @@
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
+use tokio::sync::Semaphore;
 
 use super::auth::{Limiter, RateLimits};
 use super::metrics;
@@ -28,6 +29,19 @@ struct Inner {
     query_queue: Option<QueryQueue>,
     metrics_token: Option<String>,
     metrics_route: bool,
+    /// Matches and searches running at once. They are CPU-bound: more of them than cores
+    /// only adds threads, and every blocking thread Tokio adds keeps its own analyzers and
+    /// allocator arena, which made the resident memory creep under load (issue 15). Past
+    /// the limit, requests wait their turn in order.
+    matching: Arc<Semaphore>,
+}
+
+/// Matches and searches run at once per core.
+const MATCHES_PER_CORE: usize = 2;
+
+/// How many matches and searches run at once: the threads they need.
+pub fn matching_permits() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get()) * MATCHES_PER_CORE
 }
 
 /// What a server adds to the engine. The default (no database, no limits, no admin page) is
@@ -85,6 +99,7 @@ impl AppState {
                 query_queue,
                 metrics_token: services.metrics_token.filter(|t| !t.is_empty()),
                 metrics_route: services.metrics_route,
+                matching: Arc::new(Semaphore::new(matching_permits())),
             }),
         })
     }
@@ -182,8 +197,12 @@ impl AppState {
     ) -> Result<(MatchOutcome, String), tokio::task::JoinError> {
         let started = std::time::Instant::now();
         let engine = self.engine();
-        let outcome =
-            tokio::task::spawn_blocking(move || engine.match_paste(&text, lang, limit)).await?;
+        let permit = self.matching_permit().await;
+        let outcome = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            engine.match_paste(&text, lang, limit)
+        })
+        .await?;
         let match_id = new_match_id();
         let (fingerprint, top, count) = (
             outcome.fingerprint.clone(),
@@ -208,8 +227,12 @@ impl AppState {
     ) -> Result<(SearchOutcome, String), tokio::task::JoinError> {
         let started = std::time::Instant::now();
         let engine = self.engine();
-        let outcome =
-            tokio::task::spawn_blocking(move || engine.search(&query, lang, limit)).await?;
+        let permit = self.matching_permit().await;
+        let outcome = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            engine.search(&query, lang, limit)
+        })
+        .await?;
         let match_id = new_match_id();
         let (top, count) = (top_result(&outcome.results), outcome.results.len());
         let (id, latency) = (match_id.clone(), started.elapsed());
@@ -220,6 +243,13 @@ impl AppState {
                 .with_answer(outcome.answer),
         );
         Ok((outcome, match_id))
+    }
+
+    /// A turn to match or search. It moves into the blocking task, so work a timed-out request
+    /// left running still counts until it ends. (The semaphore is never closed; were it, the
+    /// work would run unbounded rather than fail.)
+    async fn matching_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        Arc::clone(&self.inner.matching).acquire_owned().await.ok()
     }
 
     /// Votes for an article group, for its page: `None` without a database or when it fails

@@ -177,3 +177,25 @@ async fn the_query_queue_deletes_days_past_the_retention_at_start() {
     queue.close().await;
     store.close().await;
 }
+
+/// SIGTERM stops the real server cleanly: requests answered before it are all in the query
+/// log (the queue is written out before the database closes).
+#[test]
+fn a_terminated_server_has_logged_every_answered_match() {
+    let data = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", data.path().join("db.sqlite").display());
+    let server = crate::helpers::Server::start(&["--database", &url], &[]);
+    let body = json!({"text": PASTE, "lang": "ar"}).to_string();
+    for _ in 0..5 {
+        let (status, reply) = server.request("POST", "/api/v1/match", &[], Some(&body));
+        assert_eq!(status, 200, "{reply}");
+    }
+    let exit = server.terminate();
+    assert!(exit.success(), "{exit:?}");
+    let (ok, stdout, stderr) =
+        crate::helpers::run_ilaj(&["report", "--json", "--database", &url], &[]);
+    assert!(ok, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["queries_recorded"], 5, "{report}");
+    assert_eq!(report["unmatched"][0]["count"], 5, "{report}");
+}

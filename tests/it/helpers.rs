@@ -396,6 +396,17 @@ impl Server {
         http_request(self.port, method, path, headers, body)
     }
 
+    /// Stops the server as a service manager does (SIGTERM) and waits for it to exit.
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "cannot signal the server");
+        self.child.wait().expect("the server exits")
+    }
+
     /// Stops the server abruptly (SIGKILL): what was committed must survive even that.
     pub fn kill(mut self) {
         let _ = self.child.kill();
