@@ -4,6 +4,7 @@
 
 use std::sync::LazyLock;
 
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 
 use crate::estimator::llm::{Preset, presets};
@@ -37,23 +38,12 @@ static SERVING: LazyLock<Regex> = LazyLock::new(|| {
 /// `…-7B`, and only where the id ends (a variant suffix such as `-Instruct` is the same
 /// architecture).
 pub fn mention(text: &str) -> Option<ModelMention> {
-    let lower = text.to_ascii_lowercase();
-    let preset = presets()
-        .iter()
-        .filter_map(|p| {
-            let id = p.id.to_ascii_lowercase();
-            let cache = format!("models--{}", id.replace('/', "--"));
-            let bare = id.strip_suffix("-hf").map(str::to_owned);
-            [Some(id), Some(cache), bare]
-                .into_iter()
-                .flatten()
-                .filter(|needle| found_whole(&lower, needle))
-                .map(|needle| needle.len())
-                .max()
-                .map(|len| (len, p))
-        })
-        .max_by_key(|(len, _)| *len)
-        .map(|(_, p)| p)?;
+    let (automaton, owners) = &*PRESET_NAMES;
+    let preset = automaton
+        .find_overlapping_iter(text)
+        .filter(|m| whole_at(text, m.end()))
+        .max_by_key(|m| m.len())
+        .map(|m| owners[m.pattern().as_usize()])?;
     let max_model_len = MAX_MODEL_LEN.captures(text).and_then(|c| c[1].parse().ok());
     let gpu_memory_utilization = UTILIZATION
         .captures(text)
@@ -71,19 +61,37 @@ pub fn mention(text: &str) -> Option<ModelMention> {
     })
 }
 
-/// `needle` occurs in `haystack` and is not followed by more of a name (a digit, a letter,
-/// or a dot before a digit): `qwen2.5-7b` is not found in `qwen2.5-72b`.
-fn found_whole(haystack: &str, needle: &str) -> bool {
-    haystack.match_indices(needle).any(|(at, _)| {
-        let rest = &haystack[at + needle.len()..];
-        let mut chars = rest.chars();
-        match chars.next() {
-            None => true,
-            Some(c) if c.is_ascii_alphanumeric() => false,
-            Some('.') => !chars.next().is_some_and(|c| c.is_ascii_digit()),
-            Some(_) => true,
+/// Every preset's names (its id, the Hub cache folder's name, the id without `-hf`), found
+/// in one pass over the paste whatever their case, and the preset each belongs to.
+static PRESET_NAMES: LazyLock<(AhoCorasick, Vec<&'static Preset>)> = LazyLock::new(|| {
+    let mut names = Vec::new();
+    let mut owners = Vec::new();
+    for preset in presets() {
+        let id = preset.id.to_ascii_lowercase();
+        let cache = format!("models--{}", id.replace('/', "--"));
+        let bare = id.strip_suffix("-hf").map(str::to_owned);
+        for name in [Some(id), Some(cache), bare].into_iter().flatten() {
+            names.push(name);
+            owners.push(preset);
         }
-    })
+    }
+    let automaton = AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(&names)
+        .expect("preset names build an automaton");
+    (automaton, owners)
+});
+
+/// A name ending at `end` is not followed by more of a name (a digit, a letter, or a dot
+/// before a digit): `qwen2.5-7b` is not found in `qwen2.5-72b`.
+fn whole_at(haystack: &str, end: usize) -> bool {
+    let mut chars = haystack[end..].chars();
+    match chars.next() {
+        None => true,
+        Some(c) if c.is_ascii_alphanumeric() => false,
+        Some('.') => !chars.next().is_some_and(|c| c.is_ascii_digit()),
+        Some(_) => true,
+    }
 }
 
 #[cfg(test)]

@@ -27,28 +27,37 @@ const FOREIGN: &[(&str, &str)] = &[
 /// Tokens only a PyTorch run prints: any of them and the error is PyTorch's, whatever else
 /// the paste mentions (Keras 3 and JAX code can run on PyTorch too).
 fn is_pytorch_token(token: &str) -> bool {
-    token.starts_with("torch")
-        || token.starts_with("pytorch")
-        || token.ends_with("_torch")
-        || token == "by_pytorch"
+    let starts = |prefix: &str| {
+        token
+            .get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+    };
+    let ends = |suffix: &str| {
+        token
+            .len()
+            .checked_sub(suffix.len())
+            .and_then(|start| token.get(start..))
+            .is_some_and(|tail| tail.eq_ignore_ascii_case(suffix))
+    };
+    starts("torch") || starts("pytorch") || ends("_torch")
 }
 
 /// The framework the paste's error comes from, when the paste names another framework and
-/// nothing of PyTorch's.
+/// nothing of PyTorch's. Tokens are compared in place, without lowercased copies: a paste
+/// holds thousands of them.
 pub fn foreign_framework(text: &str) -> Option<&'static str> {
     let mut found: Option<&'static str> = None;
     for token in text
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|t| t.len() >= 3)
     {
-        let token = token.to_ascii_lowercase();
-        if is_pytorch_token(&token) {
+        if is_pytorch_token(token) {
             return None;
         }
         if found.is_none() {
             found = FOREIGN
                 .iter()
-                .find(|(name, _)| *name == token)
+                .find(|(name, _)| name.eq_ignore_ascii_case(token))
                 .map(|(_, framework)| *framework);
         }
     }
