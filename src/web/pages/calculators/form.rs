@@ -3,6 +3,9 @@
 
 use std::collections::BTreeMap;
 
+/// A field of a form: its name, input kind and step.
+pub type FieldSpec = (&'static str, &'static str, &'static str);
+
 use super::super::Ui;
 use crate::estimator::{self, InvalidInput};
 use crate::web::ApiError;

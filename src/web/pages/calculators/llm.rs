@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::super::charts::{self, Figure, Piece};
 use super::super::{PageError, PageLang, PageMeta, Ui, asset_url, render};
+use super::form::FieldSpec;
 use super::form::{
     Choice, Field, FieldError, Fieldset, choices, field_error, known_query, pairs, query_string,
     yes_no,
@@ -232,8 +233,6 @@ fn llm_result(
         kv_sentence,
     }
 }
-
-type FieldSpec = (&'static str, &'static str, &'static str);
 
 const LLM_FORM: &[(&str, &[FieldSpec])] = &[
     (

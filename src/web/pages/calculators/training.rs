@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::super::charts::{self, Figure, Piece};
 use super::super::{PageError, PageLang, PageMeta, Ui, asset_url, render};
+use super::form::FieldSpec;
 use super::form::{Field, FieldError, Fieldset, choices, field_error, known_query, pairs, yes_no};
 use super::presets::{CARD_PRESETS, MODEL_PRESETS, Preset, preset};
 use crate::estimator::{
@@ -177,9 +178,6 @@ fn training_result(ui: &Ui, estimate: Estimate, input: &EstimateInput) -> Traini
         suggestion,
     }
 }
-
-/// A field of a form: its name, input kind and step.
-type FieldSpec = (&'static str, &'static str, &'static str);
 
 /// The training form: each fieldset's legend and its fields.
 const TRAINING_FORM: &[(&str, &[FieldSpec])] = &[
