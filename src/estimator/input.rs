@@ -313,7 +313,7 @@ fn required(field: &'static str, value: Option<u64>) -> Result<u64, InvalidInput
     value.ok_or_else(|| InvalidInput::new(field, Problem::Missing, format!("{field} is required")))
 }
 
-fn in_range(field: &'static str, value: u64, max: u64) -> Result<(), InvalidInput> {
+pub(crate) fn in_range(field: &'static str, value: u64, max: u64) -> Result<(), InvalidInput> {
     if (1..=max).contains(&value) {
         Ok(())
     } else {

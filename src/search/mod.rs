@@ -44,7 +44,7 @@ use self::confidence::{answer_state, confidence};
 
 use self::index::{BuiltIndex, prose_analyzer};
 use self::signatures::Signatures;
-use self::synonyms::Synonyms;
+use self::synonyms::{Found, Synonyms};
 use crate::content::{Article, Library};
 use crate::db::FeedbackCounts;
 use crate::i18n::Lang;
@@ -182,7 +182,8 @@ impl Engine {
     /// The result ids do not depend on `lang`; only the language they are shown in does.
     pub fn match_paste(&self, text: &str, lang: Lang, limit: usize) -> MatchOutcome {
         let reading = Reading::paste(text, lang);
-        let (answer, results) = self.rank(&reading, lang, limit);
+        let terms = self.query_terms(&reading, self.prose_tokens(&reading), &[]);
+        let (answer, results) = self.rank(&reading, terms, lang, limit);
         MatchOutcome {
             answer,
             lang,
@@ -195,9 +196,22 @@ impl Engine {
     /// Searches typed words (any of ar, hi, fr, en, or error text) and shows hits in `lang`.
     pub fn search(&self, query: &str, lang: Lang, limit: usize) -> SearchOutcome {
         let reading = Reading::query(query, lang);
-        let names = self.english_names(&reading);
+        // The typed words analysed once: the glossary concepts they name tell the situation
+        // (through their English names) and widen the query (through the articles' words).
+        let tokens = self.prose_tokens(&reading);
+        let concepts: Vec<Found> = tokens
+            .iter()
+            .map(|(lang, tokens)| self.synonyms.find(*lang, tokens))
+            .collect();
+        let mut names: Vec<String> = Vec::new();
+        for name in concepts.iter().flat_map(|found| &found.english) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
         let reading = reading.glossed(&names);
-        let (answer, results) = self.rank(&reading, lang, limit);
+        let terms = self.query_terms(&reading, tokens, &concepts);
+        let (answer, results) = self.rank(&reading, terms, lang, limit);
         SearchOutcome {
             answer,
             results,
@@ -205,23 +219,26 @@ impl Engine {
         }
     }
 
-    /// The English names of the glossary concepts typed words name, in any of their languages.
-    fn english_names(&self, reading: &Reading<'_>) -> Vec<String> {
-        let mut names: Vec<String> = Vec::new();
-        for &lang in &reading.prose_langs {
-            let tokens =
-                analyzers::analyze_limited(prose_analyzer(lang), &reading.prose, MAX_QUERY_TOKENS);
-            for name in self.synonyms.find(lang, &tokens).english {
-                if !names.contains(&name) {
-                    names.push(name);
-                }
-            }
-        }
-        names
+    /// The words of the reading's prose, as each of its languages' analyzers reads them.
+    fn prose_tokens(&self, reading: &Reading<'_>) -> Vec<(Lang, Vec<String>)> {
+        reading
+            .prose_langs
+            .iter()
+            .map(|&lang| {
+                let analyzer = prose_analyzer(lang);
+                let tokens = analyzers::analyze_limited(analyzer, &reading.prose, MAX_QUERY_TOKENS);
+                (lang, tokens)
+            })
+            .collect()
     }
 
-    fn rank(&self, reading: &Reading<'_>, lang: Lang, limit: usize) -> (AnswerState, Vec<Hit>) {
-        let terms = self.query_terms(reading);
+    fn rank(
+        &self,
+        reading: &Reading<'_>,
+        terms: QueryTerms,
+        lang: Lang,
+        limit: usize,
+    ) -> (AnswerState, Vec<Hit>) {
         let (group_text, section_scores) = self.text_scores(&terms);
         let mut signature_scores = self.signatures.scores(reading.text);
         let situation_group = reading.situation.group();
@@ -378,16 +395,22 @@ impl Engine {
     /// Analyzes the query once: the terms of each prose language and of the code fields.
     /// Typed words are widened with what they stand for (glossary synonyms) and what a
     /// mistyped long word meant, both weighed below the words as typed.
-    fn query_terms(&self, reading: &Reading<'_>) -> QueryTerms {
+    /// `concepts`: what the glossaries found in each language's tokens (typed words only).
+    fn query_terms(
+        &self,
+        reading: &Reading<'_>,
+        tokens: Vec<(Lang, Vec<String>)>,
+        concepts: &[Found],
+    ) -> QueryTerms {
         let typed = reading.diagnosis.is_none();
         let mut prose: Vec<(Lang, Vec<(String, f32)>)> = Vec::new();
         let mut widened: Vec<(Lang, String, f32)> = Vec::new();
-        for &lang in &reading.prose_langs {
+        for (position, (lang, tokens)) in tokens.into_iter().enumerate() {
             let analyzer = prose_analyzer(lang);
-            let tokens = analyzers::analyze_limited(analyzer, &reading.prose, MAX_QUERY_TOKENS);
             if typed {
-                for (meant_lang, term) in self.synonyms.find(lang, &tokens).means {
-                    widened.push((meant_lang, term, SYNONYM_WEIGHT));
+                for (meant_lang, term) in concepts.get(position).into_iter().flat_map(|f| &f.means)
+                {
+                    widened.push((*meant_lang, term.clone(), SYNONYM_WEIGHT));
                 }
                 for token in tokens.iter().filter(|t| written_in_script_of(t, lang)) {
                     if let Some(known) = self.index.correction(analyzer, token) {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::model::{Architecture, HfConfig, Parameters};
 use super::presets::preset;
-use crate::estimator::input::text_enum;
+use crate::estimator::input::{in_range, text_enum};
 use crate::estimator::{Attention, InvalidInput, Precision, Problem, UnknownVariant};
 
 pub const MAX_SEQUENCE_LENGTH: u64 = 10_000_000;
@@ -441,18 +441,6 @@ pub struct LlmRun {
     pub gpu_memory_utilization: f64,
     pub max_model_len: u64,
     pub gpu_memory_bytes: u64,
-}
-
-fn in_range(field: &'static str, value: u64, max: u64) -> Result<(), InvalidInput> {
-    if (1..=max).contains(&value) {
-        Ok(())
-    } else {
-        Err(InvalidInput::new(
-            field,
-            Problem::OutOfRange,
-            format!("{field} must be between 1 and {max}, got {value}"),
-        ))
-    }
 }
 
 #[cfg(test)]
