@@ -86,16 +86,25 @@ pub async fn post_json(router: &Router, uri: &str, body: &serde_json::Value) -> 
     .await
 }
 
-/// Copies every file of `from` into a fresh temporary folder, so a test can add broken ones.
+/// Copies `from` with its subfolders into a fresh temporary folder, so a test can add broken
+/// files or edit articles without touching the repository.
 pub fn copy_to_temp(from: &Path) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
+    copy_tree(from, dir.path());
+    dir
+}
+
+fn copy_tree(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).expect("readable folder") {
         let entry = entry.expect("entry");
-        if entry.file_type().expect("type").is_file() {
-            std::fs::copy(entry.path(), dir.path().join(entry.file_name())).expect("copy");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            std::fs::create_dir(&target).expect("create folder");
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
         }
     }
-    dir
 }
 
 /// A POST with any content type and raw body (for malformed-input tests).
