@@ -83,7 +83,14 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
     ("test", &["pastes-test.jsonl"]),
 ];
 const QUERY_SPLITS: &[(&str, &[&str])] = &[
-    ("dev", &["queries-dev.jsonl", "queries-dev-wave3.jsonl"]),
+    (
+        "dev",
+        &[
+            "queries-dev.jsonl",
+            "queries-dev-wave3.jsonl",
+            "queries-dev-wave5.jsonl",
+        ],
+    ),
     ("test", &["queries-test.jsonl"]),
 ];
 /// `expect` of a paste no article fixes.
