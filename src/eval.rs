@@ -78,6 +78,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave2.jsonl",
             "pastes-dev-wave3.jsonl",
             "pastes-dev-wave4.jsonl",
+            "pastes-dev-wave5.jsonl",
         ],
     ),
     ("test", &["pastes-test.jsonl"]),
