@@ -25,9 +25,13 @@ pub struct Diagnosis {
 
 pub fn diagnose(parsed: &Parsed, memory: &MemoryReading, text: &str, lang: Lang) -> Diagnosis {
     let facts = &parsed.facts;
+    let model = mention(text);
+    // Any size of a few GiB is some batch × sequence × vocabulary product: the logits
+    // reading is offered only for a run that is a language model.
     let allocation = facts
         .tried_to_allocate_bytes
         .filter(|_| parsed.kind == ErrorKind::CudaOom)
+        .filter(|_| model.is_some() || shows_a_language_model(parsed, text))
         .and_then(|bytes| {
             explain_allocation(&AllocationQuery {
                 bytes,
@@ -75,7 +79,6 @@ pub fn diagnose(parsed: &Parsed, memory: &MemoryReading, text: &str, lang: Lang)
         _ => {}
     }
 
-    let model = mention(text);
     if let Some(m) = &model {
         explain_model(&mut say, facts, m);
     }
@@ -116,6 +119,47 @@ pub fn diagnose(parsed: &Parsed, memory: &MemoryReading, text: &str, lang: Lang)
         explanation: say.done(),
         calculator_url,
     }
+}
+
+/// Identifiers only language-model code prints: its output layer and loss, its
+/// vocabulary and context settings, its model classes.
+const LANGUAGE_MODEL_WORDS: &[&str] = &[
+    "logits",
+    "lm_head",
+    "cross_entropy",
+    "vocab_size",
+    "block_size",
+    "max_seq_len",
+    "max_seq_length",
+    "seq_len",
+    "max_length",
+    "max_new_tokens",
+    "tokenizer",
+    "nanogpt",
+    "gpt",
+    "gpt2",
+];
+const LANGUAGE_MODEL_SUFFIXES: &[&str] = &["forcausallm", "lmheadmodel", "forseq2seqlm"];
+
+/// Whether the paste comes from a language model: its words (source lines under the
+/// frames included), or its frames in a `transformers` model file.
+fn shows_a_language_model(parsed: &Parsed, text: &str) -> bool {
+    parsed
+        .frames
+        .iter()
+        .any(|frame| frame.file.contains("/models/") && frame.file.contains("modeling_"))
+        || text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|token| token.len() >= 3)
+            .any(|token| {
+                LANGUAGE_MODEL_WORDS
+                    .iter()
+                    .any(|word| word.eq_ignore_ascii_case(token))
+                    || LANGUAGE_MODEL_SUFFIXES.iter().any(|suffix| {
+                        token.len() > suffix.len()
+                            && token[token.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+                    })
+            })
 }
 
 /// The run the paste describes, as the llm-memory calculator's input.

@@ -22,7 +22,18 @@ const FOREIGN: &[(&str, &str)] = &[
     ("mlx", "MLX"),
     ("llama_cpp", "llama.cpp"),
     ("ggml", "llama.cpp"),
+    ("llama_model_load", "llama.cpp"),
+    ("llama_load_model_from_file", "llama.cpp"),
+    // Ollama's server is written in Go and prints Go's stack dumps.
+    ("goroutine", "Ollama"),
+    ("ollama", "Ollama"),
+    // XLA's status code: JAX and TensorFlow print it; PyTorch/XLA's pastes carry torch tokens.
+    ("resource_exhausted", "XLA (JAX, TensorFlow)"),
 ];
+
+/// Prefixes of a library's C functions, which it prints in its logs
+/// (`ggml_backend_cuda_buffer_type_alloc_buffer: allocating …`).
+const FOREIGN_PREFIXES: &[(&str, &str)] = &[("ggml_", "llama.cpp"), ("llm_load_", "llama.cpp")];
 
 /// Tokens only a PyTorch run prints: any of them and the error is PyTorch's, whatever else
 /// the paste mentions (Keras 3 and JAX code can run on PyTorch too).
@@ -58,6 +69,13 @@ pub fn foreign_framework(text: &str) -> Option<&'static str> {
             found = FOREIGN
                 .iter()
                 .find(|(name, _)| name.eq_ignore_ascii_case(token))
+                .or_else(|| {
+                    FOREIGN_PREFIXES.iter().find(|(prefix, _)| {
+                        token
+                            .get(..prefix.len())
+                            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+                    })
+                })
                 .map(|(_, framework)| *framework);
         }
     }
@@ -86,6 +104,18 @@ mod tests {
             (
                 "  File \"site-packages/faster_whisper/transcribe.py\", line 584\nRuntimeError: CUDA failed with error out of memory",
                 "CTranslate2",
+            ),
+            (
+                "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 35533.34 MiB on device 0: cudaMalloc failed: out of memory",
+                "llama.cpp",
+            ),
+            (
+                "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 285212672 bytes.",
+                "XLA (JAX, TensorFlow)",
+            ),
+            (
+                "panic: unable to load model\n\ngoroutine 7 [running]:",
+                "Ollama",
             ),
         ] {
             assert_eq!(foreign_framework(text), Some(framework), "{text}");

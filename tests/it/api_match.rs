@@ -95,6 +95,35 @@ async fn seed_traceback_gets_the_training_article_in_french_with_its_figures() {
     assert_eq!(first["translations"], json!(["ar", "hi", "en"]));
 }
 
+/// A request of 3.75 GiB is also some batch × sequence × vocabulary product; from an
+/// image generator's bare message that reading would be invented, so it is not offered.
+#[tokio::test]
+async fn an_oom_without_a_language_model_gets_no_logits_reading() {
+    let paste = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.75 GiB (GPU 0; 8.00 GiB total capacity; 5.89 GiB already allocated; 0 bytes free; 6.00 GiB reserved in total by PyTorch)";
+    for (text, names_logits) in [
+        (paste.to_owned(), false),
+        (
+            format!("  File \"train.py\", line 9, in step\n    logits = model(x)\n{paste}"),
+            true,
+        ),
+    ] {
+        let body = match_text(&text, "en").await;
+        let diagnosis = &body["diagnosis"];
+        let explanation = diagnosis["explanation"].to_string();
+        assert_eq!(
+            explanation.contains("logits"),
+            names_logits,
+            "{explanation}"
+        );
+        let calculator = diagnosis["calculator_url"].as_str().unwrap();
+        assert_eq!(
+            calculator.contains("vocab_size="),
+            names_logits,
+            "{calculator}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn results_hold_one_entry_per_group_and_respect_the_limit() {
     let reply = post_json(

@@ -33,7 +33,9 @@ async fn page(router: &Router, uri: &str) -> String {
     reply.text()
 }
 
-const SEED_OOM: &str = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.14 GiB. GPU 0 has a total capacty of 11.69 GiB of which 2.68 GiB is free. Including non-PyTorch memory, this process has 7.04 GiB memory in use. Of the allocated memory 6.78 GiB is allocated by PyTorch, and 35.12 MiB is reserved by PyTorch but unallocated.";
+/// The seed's error with its last frame, which shows a language model's output layer (the
+/// diagnosis then names the tensor).
+const SEED_OOM: &str = "  File \"/home/me/nanoGPT/model.py\", line 187, in forward\n    logits = self.lm_head(x)\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.14 GiB. GPU 0 has a total capacty of 11.69 GiB of which 2.68 GiB is free. Including non-PyTorch memory, this process has 7.04 GiB memory in use. Of the allocated memory 6.78 GiB is allocated by PyTorch, and 35.12 MiB is reserved by PyTorch but unallocated.";
 
 #[tokio::test]
 async fn every_page_kind_renders_in_arabic_and_french() {
