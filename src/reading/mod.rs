@@ -37,6 +37,9 @@ pub struct Reading<'a> {
     /// Languages whose analyzers read `prose`.
     pub prose_langs: Vec<Lang>,
     pub situation: Situation,
+    /// The situation is training only because nothing in the text said where the error
+    /// struck: ranking still prefers it, but it is no evidence for the answer's confidence.
+    pub situation_by_default: bool,
     pub memory: MemoryReading,
     /// The section of the situation's group that holds the fix, when the figures say which.
     pub preferred_section: Option<&'static str>,
@@ -54,7 +57,7 @@ impl<'a> Reading<'a> {
         if let Some(detected) = detect_language(&prose).filter(|&l| l != Lang::En) {
             prose_langs.push(detected);
         }
-        let situation = situation::situation(&parsed, text);
+        let (situation, situation_by_default) = situation::read_situation(&parsed, text);
         let memory = situation::read_memory(&parsed.facts);
         Reading {
             text,
@@ -62,6 +65,7 @@ impl<'a> Reading<'a> {
             prose,
             prose_langs,
             situation,
+            situation_by_default,
             preferred_section: situation::preferred_section(situation, &memory, &parsed.facts),
             fingerprint: Fingerprint::of_paste(&parsed),
             diagnosis: Some(diagnosis::diagnose(&parsed, &memory, text, lang)),
@@ -82,12 +86,14 @@ impl<'a> Reading<'a> {
         }
         prose_langs.sort();
         prose_langs.dedup();
+        let (situation, situation_by_default) = situation::read_situation(&parsed, query);
         Reading {
             text: query,
             prose: query.to_owned(),
             code: query.to_owned(),
             prose_langs,
-            situation: situation::situation(&parsed, query),
+            situation,
+            situation_by_default,
             memory: situation::read_memory(&parsed.facts),
             preferred_section: None,
             fingerprint: Fingerprint::of_query(&parsed, query),
@@ -106,7 +112,8 @@ impl Reading<'_> {
             return self;
         }
         let glossed = format!("{}\n{}", self.text, english_names.join("\n"));
-        self.situation = situation::situation(&self.parsed, &glossed);
+        (self.situation, self.situation_by_default) =
+            situation::read_situation(&self.parsed, &glossed);
         self
     }
 }

@@ -431,36 +431,72 @@ const INFERENCE_FRAME_PARTS: &[&str] = &[
 ];
 const TRAINING_FRAME_PARTS: &[&str] = &["backward", "train", "finetun"];
 
-/// Where in the workflow an out-of-memory error struck: frames and script names weigh more
-/// than words, and training is the default (the common case and the safer advice).
-pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
-    let (mut training, mut inference) = (0u32, 0u32);
-    for frame in &parsed.frames {
+/// How much a paste says it was training and how much it was evaluating or generating:
+/// frames and script names weigh more than words, and training is the default (the common
+/// case and the safer advice).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct PhaseEvidence {
+    training: u32,
+    inference: u32,
+}
+
+impl PhaseEvidence {
+    fn is_inference(self) -> bool {
+        self.inference > 0 && self.inference >= self.training
+    }
+
+    fn is_empty(self) -> bool {
+        self.training == 0 && self.inference == 0
+    }
+}
+
+/// Points for a user frame's function that names the phase; the innermost such frame, where
+/// the failing call was made, counts again (`validate` called from `train.py`'s `main`
+/// failed in validation).
+const FRAME_POINTS: u32 = 2;
+const INNERMOST_FRAME_POINTS: u32 = 3;
+/// Points for a script's name (`infer.py`, `train_lora.py`), once per script.
+const SCRIPT_POINTS: u32 = 3;
+
+fn phase_evidence(parsed: &Parsed, text: &str) -> PhaseEvidence {
+    let mut evidence = PhaseEvidence::default();
+    let mut innermost_counted = false;
+    let mut scripts_seen: Vec<&str> = Vec::new();
+    for frame in parsed.frames.iter().rev() {
         let function = frame.function.to_lowercase();
-        if INFERENCE_FRAME_PARTS.iter().any(|p| function.contains(p)) {
-            inference += 2;
+        let inference = INFERENCE_FRAME_PARTS.iter().any(|p| function.contains(p));
+        let training = TRAINING_FRAME_PARTS.iter().any(|p| function.contains(p));
+        let bonus = if !innermost_counted
+            && (inference || training)
+            && !frame.file.contains("-packages")
+        {
+            innermost_counted = true;
+            INNERMOST_FRAME_POINTS
+        } else {
+            0
+        };
+        if inference {
+            evidence.inference += FRAME_POINTS + bonus;
         }
-        if TRAINING_FRAME_PARTS.iter().any(|p| function.contains(p)) {
-            training += 2;
+        if training {
+            evidence.training += FRAME_POINTS + bonus;
         }
-        let script = frame
-            .file
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or("")
-            .to_lowercase();
-        if !frame.file.contains("-packages") {
-            if [
-                "demo", "infer", "predict", "test", "eval", "generate", "sample",
-            ]
-            .iter()
-            .any(|p| script.contains(p))
-            {
-                inference += 3;
-            }
-            if ["train", "finetun"].iter().any(|p| script.contains(p)) {
-                training += 3;
-            }
+        let script = frame.file.rsplit(['/', '\\']).next().unwrap_or("");
+        if frame.file.contains("-packages") || scripts_seen.contains(&script) {
+            continue;
+        }
+        scripts_seen.push(script);
+        let script = script.to_lowercase();
+        if [
+            "demo", "infer", "predict", "test", "eval", "generate", "sample",
+        ]
+        .iter()
+        .any(|p| script.contains(p))
+        {
+            evidence.inference += SCRIPT_POINTS;
+        }
+        if ["train", "finetun"].iter().any(|p| script.contains(p)) {
+            evidence.training += SCRIPT_POINTS;
         }
     }
     let lower: String = text
@@ -473,20 +509,20 @@ pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
         .map(|m| without_arabic_article(m.as_str()))
     {
         if INFERENCE_WORDS.contains(&word) {
-            inference += 1;
+            evidence.inference += 1;
         } else if TRAINING_WORDS.contains(&word) {
-            training += 1;
+            evidence.training += 1;
         }
     }
-    inference += INFERENCE_SUBSTRINGS
+    evidence.inference += INFERENCE_SUBSTRINGS
         .iter()
         .filter(|s| lower.contains(*s))
         .count() as u32;
-    training += TRAINING_SUBSTRINGS
+    evidence.training += TRAINING_SUBSTRINGS
         .iter()
         .filter(|s| lower.contains(*s))
         .count() as u32;
-    inference > 0 && inference >= training
+    evidence
 }
 
 /// An Arabic word without its article and the conjunction or preposition glued to it
@@ -512,48 +548,58 @@ pub fn describes_growth(text: &str) -> bool {
     GROWTH.is_match(&lower)
 }
 
-pub fn situation(parsed: &Parsed, text: &str) -> Situation {
+/// The situation, and whether it is only the default: an out-of-memory error that nothing in
+/// the paste places in training or elsewhere reads as training, but that reading is a
+/// guess, not evidence.
+pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
     let lower: String = text
         .chars()
         .take(64 * 1024)
         .collect::<String>()
         .to_lowercase();
+    let read = |situation| (situation, false);
     match parsed.kind {
-        ErrorKind::MpsOom => Situation::MpsOom,
+        ErrorKind::MpsOom => read(Situation::MpsOom),
         ErrorKind::CpuOom => match stack(&lower) {
-            Some(Situation::Sharded) => Situation::Sharded,
-            _ => Situation::HostRam,
+            Some(Situation::Sharded) => read(Situation::Sharded),
+            _ => read(Situation::HostRam),
         },
         ErrorKind::CudaOom => cuda_oom_situation(parsed, text, &lower),
-        _ if shows_nvidia_smi(text) => Situation::NotReleased,
+        _ if shows_nvidia_smi(text) => read(Situation::NotReleased),
         _ if contains_word(&lower, "killed") && lower.contains("checkpoint shards") => {
-            Situation::HostRam
+            read(Situation::HostRam)
         }
         // Prose about memory without an error message ("my GPU runs out of memory after a
         // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation, the stack it
         // comes from first.
         _ if describes_growth(text) && mentions_memory(text) => {
-            stack(&lower).unwrap_or(Situation::MemoryGrowth)
+            read(stack(&lower).unwrap_or(Situation::MemoryGrowth))
         }
         _ if mentions_running_out(text) => situation_from_words(parsed, text),
-        _ => Situation::Other,
+        _ => read(Situation::Other),
     }
 }
 
 /// A CUDA out-of-memory error: the stack it came from first (its article knows that stack's
 /// levers), then what the figures show, then where in the workflow it struck.
-fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> Situation {
+fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, bool) {
     if let Some(stack) = stack(lower) {
-        return stack;
+        return (stack, false);
     }
     if describes_growth(text) {
-        Situation::MemoryGrowth
-    } else if read_memory(&parsed.facts).fragmented {
-        Situation::Fragmentation
-    } else if is_inference(parsed, text) {
-        Situation::InferenceOom
+        return (Situation::MemoryGrowth, false);
+    }
+    if read_memory(&parsed.facts).fragmented {
+        return (Situation::Fragmentation, false);
+    }
+    by_phase(phase_evidence(parsed, text))
+}
+
+fn by_phase(phase: PhaseEvidence) -> (Situation, bool) {
+    if phase.is_inference() {
+        (Situation::InferenceOom, false)
     } else {
-        Situation::TrainingOom
+        (Situation::TrainingOom, phase.is_empty())
     }
 }
 
@@ -611,22 +657,20 @@ fn mentions_running_out(text: &str) -> bool {
 }
 
 /// A typed description of an out-of-memory error: the device or phase it names decides.
-fn situation_from_words(parsed: &Parsed, text: &str) -> Situation {
+fn situation_from_words(parsed: &Parsed, text: &str) -> (Situation, bool) {
     let lower = text.to_lowercase();
     let any = |words: &[&str]| words.iter().any(|w| contains_word(&lower, w));
     // The device first: on a Mac, whatever the stack, the MPS article holds the levers.
     if any(MPS_WORDS) {
-        Situation::MpsOom
+        (Situation::MpsOom, false)
     } else if let Some(stack) = stack(&lower) {
-        stack
+        (stack, false)
     } else if any(HOST_WORDS) {
-        Situation::HostRam
+        (Situation::HostRam, false)
     } else if FRAGMENTATION_WORDS.iter().any(|w| lower.contains(w)) {
-        Situation::Fragmentation
-    } else if is_inference(parsed, text) {
-        Situation::InferenceOom
+        (Situation::Fragmentation, false)
     } else {
-        Situation::TrainingOom
+        by_phase(phase_evidence(parsed, text))
     }
 }
 
@@ -699,23 +743,43 @@ mod tests {
     #[test]
     fn script_names_and_words_tell_inference_from_training() {
         let demo = "File \"head_detection_demo.py\", line 3, in <module>\nRuntimeError: CUDA error: out of memory";
-        assert!(is_inference(&parse(demo), demo));
+        assert!(phase_evidence(&parse(demo), demo).is_inference());
         let seed = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/eval/seed-oom-example.txt"
         ))
         .unwrap();
         assert!(
-            !is_inference(&parse(&seed), &seed),
+            !phase_evidence(&parse(&seed), &seed).is_inference(),
             "estimate_loss inside train.py is training"
         );
         let words = "on validation I've got OOM: RuntimeError: CUDA out of memory.";
-        assert!(is_inference(&parse(words), words));
+        assert!(phase_evidence(&parse(words), words).is_inference());
+    }
+
+    #[test]
+    fn the_function_where_the_call_failed_outweighs_the_script_it_lives_in() {
+        let validate = "Traceback (most recent call last):\n  File \"train.py\", line 349, in <module>\n    main()\n  File \"train.py\", line 127, in main\n    criterion=criterion)\n  File \"train.py\", line 282, in validate\n    scores_copy = scores.clone()\nRuntimeError: CUDA error: out of memory";
+        assert!(phase_evidence(&parse(validate), validate).is_inference());
+    }
+
+    #[test]
+    fn a_bare_message_reads_as_training_only_by_default() {
+        let bare = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 768.00 MiB (GPU 0; 4.00 GiB total capacity; 2.71 GiB already allocated; 0 bytes free; 2.81 GiB reserved in total by PyTorch)";
+        assert_eq!(
+            read_situation(&parse(bare), bare),
+            (Situation::TrainingOom, true)
+        );
+        let trainer = format!("  File \"main.py\", line 80, in train_step\n{bare}");
+        assert_eq!(
+            read_situation(&parse(&trainer), &trainer),
+            (Situation::TrainingOom, false)
+        );
     }
 
     #[test]
     fn typed_words_name_the_situation_in_every_language() {
-        let of = |text: &str| situation(&parse(text), text);
+        let of = |text: &str| read_situation(&parse(text), text).0;
         assert_eq!(
             of("خطأ نفاد ذاكرة وحدة معالجة الرسومات"),
             Situation::TrainingOom

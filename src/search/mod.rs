@@ -304,7 +304,7 @@ impl Engine {
                 let section = choose_section(article, section_scores.get(group), preferred);
                 let evidence = Evidence {
                     signature: signature_scores.get(group).copied().unwrap_or(0.0),
-                    situation: situation_group == Some(group),
+                    situation: situation_group == Some(group) && !reading.situation_by_default,
                     text: group_text.get(group).copied().unwrap_or(0.0),
                     share: score / top,
                     lead: if rank == 0 {
