@@ -466,15 +466,13 @@ fn phase_evidence(parsed: &Parsed, text: &str) -> PhaseEvidence {
         let function = frame.function.to_lowercase();
         let inference = INFERENCE_FRAME_PARTS.iter().any(|p| function.contains(p));
         let training = TRAINING_FRAME_PARTS.iter().any(|p| function.contains(p));
-        let bonus = if !innermost_counted
-            && (inference || training)
-            && !frame.file.contains("-packages")
-        {
-            innermost_counted = true;
-            INNERMOST_FRAME_POINTS
-        } else {
-            0
-        };
+        let bonus =
+            if !innermost_counted && (inference || training) && !frame.file.contains("-packages") {
+                innermost_counted = true;
+                INNERMOST_FRAME_POINTS
+            } else {
+                0
+            };
         if inference {
             evidence.inference += FRAME_POINTS + bonus;
         }

@@ -21,6 +21,7 @@
 pub mod analyzers;
 pub mod confidence;
 pub mod feedback;
+mod fixes;
 mod index;
 mod signatures;
 mod synonyms;
@@ -71,6 +72,8 @@ const SITUATION_WEIGHT: f32 = 16.0;
 /// A concept's own word found through a typed synonym, and a known word a typo meant: both
 /// count less than a word typed as the articles write it, so an exact match leads.
 const SYNONYM_WEIGHT: f32 = 0.7;
+/// Added to the group whose article holds a fix the typed words name.
+const FIX_CONCEPT_WEIGHT: f32 = 6.0;
 const TYPO_WEIGHT: f32 = 0.5;
 
 #[derive(Debug, thiserror::Error)]
@@ -183,7 +186,7 @@ impl Engine {
     pub fn match_paste(&self, text: &str, lang: Lang, limit: usize) -> MatchOutcome {
         let reading = Reading::paste(text, lang);
         let terms = self.query_terms(&reading, self.prose_tokens(&reading), &[]);
-        let (answer, results) = self.rank(&reading, terms, lang, limit);
+        let (answer, results) = self.rank(&reading, terms, &[], lang, limit);
         MatchOutcome {
             answer,
             lang,
@@ -209,9 +212,10 @@ impl Engine {
                 names.push(name.clone());
             }
         }
+        let fix_groups = fixes::groups_fixing(&names);
         let reading = reading.glossed(&names);
         let terms = self.query_terms(&reading, tokens, &concepts);
-        let (answer, results) = self.rank(&reading, terms, lang, limit);
+        let (answer, results) = self.rank(&reading, terms, &fix_groups, lang, limit);
         SearchOutcome {
             answer,
             results,
@@ -232,10 +236,12 @@ impl Engine {
             .collect()
     }
 
+    /// `fix_groups`: groups whose fixes the typed words name.
     fn rank(
         &self,
         reading: &Reading<'_>,
         terms: QueryTerms,
+        fix_groups: &[&str],
         lang: Lang,
         limit: usize,
     ) -> (AnswerState, Vec<Hit>) {
@@ -259,6 +265,11 @@ impl Engine {
         let mut groups: BTreeSet<&str> = group_text.keys().map(String::as_str).collect();
         groups.extend(signature_scores.keys().map(String::as_str));
         groups.extend(situation_group.filter(|g| !self.library.translations(g).is_empty()));
+        groups.extend(
+            fix_groups
+                .iter()
+                .filter(|g| !self.library.translations(g).is_empty()),
+        );
 
         let mut scored: Vec<(f32, &str)> = groups
             .into_iter()
@@ -270,8 +281,13 @@ impl Engine {
                     0.0
                 };
                 score += signature_scores.get(group).copied().unwrap_or(0.0);
-                if situation_group == Some(group) {
+                // Training read by default is a guess; a fix the words name is not.
+                let situation_counts = !(reading.situation_by_default && !fix_groups.is_empty());
+                if situation_group == Some(group) && situation_counts {
                     score += SITUATION_WEIGHT;
+                }
+                if fix_groups.contains(&group) {
+                    score += FIX_CONCEPT_WEIGHT;
                 }
                 score *= feedback.get(group).copied().unwrap_or(1.0).clamp(0.9, 1.1);
                 (score, group)

@@ -43,11 +43,35 @@ impl Synonyms {
                 continue;
             };
             let analyzer = prose_analyzer(lang);
+            // (concept, analyzed phrase, whether it is the concept's own term, whether the
+            // analyzer dropped some of its words)
+            let mut read: Vec<(usize, Vec<String>, bool, bool)> = Vec::new();
+            for (concept, entry) in glossary.terms.iter().enumerate() {
+                for (index, phrase) in std::iter::once(&entry.term).chain(&entry.also).enumerate() {
+                    let terms = analyzers::analyze(analyzer, phrase);
+                    let shortened = terms.len() < phrase.split_whitespace().count();
+                    if !terms.is_empty() {
+                        read.push((concept, terms, index == 0, shortened));
+                    }
+                }
+            }
             let by_first = phrases.entry(lang).or_default();
-            for entry in &glossary.terms {
+            for (concept, terms, _, shortened) in &read {
+                // "sans gradients" reads as "gradient" once "sans" is dropped as a stopword,
+                // and "checkpointing" as "checkpoint" once stemmed: a phrase that reads as
+                // another concept's own term, or cut down to another concept's words, would
+                // stand for both.
+                let taken = read.iter().any(|(other, other_terms, own_term, _)| {
+                    other != concept && other_terms == terms && (*own_term || *shortened)
+                });
+                if taken {
+                    continue;
+                }
+                let entry = &glossary.terms[*concept];
                 let mut means: Vec<(Lang, String)> = analyzers::analyze(analyzer, &entry.term)
                     .into_iter()
                     .map(|term| (lang, term))
+                    .filter(|(_, term)| !terms.contains(term))
                     .collect();
                 if lang != Lang::En {
                     means.extend(
@@ -56,23 +80,11 @@ impl Synonyms {
                             .map(|term| (Lang::En, term)),
                     );
                 }
-                let own = std::iter::once(&entry.term).chain(&entry.also);
-                for phrase in own {
-                    let terms = analyzers::analyze(analyzer, phrase);
-                    let Some(first) = terms.first().cloned() else {
-                        continue;
-                    };
-                    let means = means
-                        .iter()
-                        .filter(|(l, t)| *l != lang || !terms.contains(t))
-                        .cloned()
-                        .collect();
-                    by_first.entry(first).or_default().push(Phrase {
-                        terms,
-                        means,
-                        english: entry.en.to_lowercase(),
-                    });
-                }
+                by_first.entry(terms[0].clone()).or_default().push(Phrase {
+                    terms: terms.clone(),
+                    means,
+                    english: entry.en.to_lowercase(),
+                });
             }
         }
         Synonyms { phrases }
@@ -138,6 +150,39 @@ mod tests {
         assert!(meant.contains(&(Lang::Ar, analyzed(Lang::Ar, "الدفعة")[0].clone())));
         assert!(meant.contains(&(Lang::En, "batch".to_owned())), "{meant:?}");
         assert_eq!(found.english, ["batch"]);
+    }
+
+    #[test]
+    fn a_phrase_that_reads_as_another_concepts_word_stands_for_neither() {
+        let term = |en: &str, term: &str, also: &[&str]| Term {
+            id: en.into(),
+            en: en.into(),
+            term: term.into(),
+            also: also.iter().map(|a| (*a).to_owned()).collect(),
+            avoid: Vec::new(),
+            definition: String::new(),
+        };
+        let glossary = Glossary {
+            lang: Lang::Fr,
+            terms: vec![
+                term("gradient", "gradient", &[]),
+                // Once the stopword goes, "sans gradients" is just "gradient".
+                term("no_grad", "torch.no_grad", &["sans gradients"]),
+                term("checkpoint (saved file)", "checkpoint", &[]),
+                // Stemmed, "checkpointing" is "checkpoint".
+                term(
+                    "activation checkpointing",
+                    "recalcul des activations",
+                    &["checkpointing"],
+                ),
+            ],
+        };
+        let library = Library::default().with_glossaries(BTreeMap::from([(Lang::Fr, glossary)]));
+        let synonyms = Synonyms::new(&library);
+        let found = synonyms.find(Lang::Fr, &analyzed(Lang::Fr, "les gradients explosent"));
+        assert_eq!(found.english, ["gradient"]);
+        let found = synonyms.find(Lang::Fr, &analyzed(Lang::Fr, "charger le checkpoint"));
+        assert_eq!(found.english, ["checkpoint (saved file)"]);
     }
 
     #[test]

@@ -85,21 +85,23 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
 
 /// The contract's promise for answer states (confident answers ≥ 95 % right, out-of-scope
 /// pastes confident ≤ 5 %) and, for ranking, bars a little under the measured numbers, so a
-/// regression fails; the held-out split's ranking bars are lower because it is lower.
+/// regression fails; the held-out split's ranking bars are lower because it is lower. (The dev
+/// pastes' bars went down when wave 5, 97 pastes measured at exact@1 0.800 before any tuning,
+/// joined the split.)
 const DEV_BAR: Bar = Bar {
-    paste_exact: 0.87,
-    paste_family: 0.92,
-    query_exact: 0.88,
+    paste_exact: 0.85,
+    paste_family: 0.90,
+    query_exact: 0.90,
     confident_right: 0.95,
-    coverage: 0.80,
+    coverage: 0.78,
     out_of_scope_confident: 0.05,
 };
 const TEST_BAR: Bar = Bar {
-    paste_exact: 0.73,
+    paste_exact: 0.75,
     paste_family: 0.94,
-    query_exact: 0.74,
+    query_exact: 0.80,
     confident_right: 0.95,
-    coverage: 0.70,
+    coverage: 0.74,
     out_of_scope_confident: 0.05,
 };
 

@@ -77,3 +77,34 @@ async fn hinglish_reaches_the_hindi_articles_through_their_words() {
     let grammar_only = search("kaise karne ke baad bhi", "hi").await;
     assert_eq!(grammar_only["answer"], "none", "{grammar_only}");
 }
+
+#[tokio::test]
+async fn words_that_name_a_fix_find_the_article_that_holds_it() {
+    // Without the fix named, "out of memory" alone reads as training; naming the fix — catch
+    // the error and retry, accumulate gradients, free the memory — leads to its article.
+    for (query, lang, group) in [
+        (
+            "except OOM ثم اعادة المحاولة بباتش اصغر",
+            "ar",
+            "oom-recovery-handler",
+        ),
+        (
+            "OOM pakad ke chote batch se retry",
+            "hi",
+            "oom-recovery-handler",
+        ),
+        (
+            "batch kam karke gradient accumulation kaise kare",
+            "hi",
+            "cuda-oom-training",
+        ),
+        (
+            "libérer la mémoire GPU sans redémarrer le notebook",
+            "fr",
+            "gpu-memory-not-released",
+        ),
+    ] {
+        let answer = search(query, lang).await;
+        assert_eq!(ids(&answer)[0], group, "{query}: {answer}");
+    }
+}

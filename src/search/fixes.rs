@@ -1,0 +1,64 @@
+//! The article whose fix a typed concept names: someone who types "accumulate the gradients"
+//! or "checkpoint the activations" in their language wants the article that holds that
+//! fix, even when other articles use the same words in passing.
+//!
+//! Concepts are recognised by their glossary English names (the glossaries' `en:` fields,
+//! which each language words a little differently, hence a part of the name); the catalog
+//! ids are part of the contract, so the table lives here rather than in the glossaries.
+
+/// A part of a concept's English name, and the group whose article holds its fix.
+const FIX_CONCEPTS: &[(&str, &str)] = &[
+    ("gradient accumulation", "cuda-oom-training"),
+    ("checkpointing", "activation-memory"),
+    ("expandable segments", "cuda-oom-fragmentation"),
+    ("no_grad", "cuda-oom-inference"),
+    ("kv cache", "llm-inference-kv-cache"),
+    ("inference server", "llm-inference-kv-cache"),
+    ("sharding", "zero-fsdp-oom"),
+    ("torch.compile", "torch-compile-memory"),
+    ("cuda graphs", "torch-compile-memory"),
+    ("memory leak", "memory-growth-leak"),
+    ("recovering from oom", "oom-recovery-handler"),
+    ("freeing gpu memory", "gpu-memory-not-released"),
+    ("mps", "mps-oom"),
+    ("seed", "dataloader-worker-seeds"),
+    ("shared memory", "dataloader-worker-crash"),
+    ("in-place", "autograd-inplace-modified"),
+    ("state_dict", "state-dict-mismatch"),
+    ("compute capability", "cuda-arch-mismatch"),
+    ("device-side assert", "device-side-assert"),
+    ("nccl", "nccl-timeout"),
+    ("cudnn", "cublas-cudnn-errors"),
+    ("cublas", "cublas-cudnn-errors"),
+];
+
+/// The groups whose fixes the concepts (by English name, lowercased) name, each once.
+pub fn groups_fixing<'a>(english_names: impl IntoIterator<Item = &'a String>) -> Vec<&'static str> {
+    let mut groups = Vec::new();
+    for name in english_names {
+        for (part, group) in FIX_CONCEPTS {
+            if name.contains(part) && !groups.contains(group) {
+                groups.push(*group);
+            }
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fix_named_in_any_glossary_wording_leads_to_its_article() {
+        let names = [
+            "activation (gradient) checkpointing".to_owned(),
+            "gradient accumulation".to_owned(),
+            "gradient".to_owned(),
+        ];
+        assert_eq!(
+            groups_fixing(&names),
+            ["activation-memory", "cuda-oom-training"]
+        );
+    }
+}
