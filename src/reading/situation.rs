@@ -221,8 +221,18 @@ fn stack_of_token(token: &str) -> Option<Situation> {
     }
     STACKS
         .iter()
-        .find(|(_, markers)| markers.contains(&token))
+        .find(|(_, markers)| markers.iter().any(|m| same_identifier(m, token)))
         .map(|(situation, _)| *situation)
+}
+
+/// Names equal but for `-` against `_`: a package is `text_generation_server` in paths and
+/// `text-generation-server` on the command line.
+fn same_identifier(marker: &str, token: &str) -> bool {
+    marker.len() == token.len()
+        && marker
+            .bytes()
+            .zip(token.bytes())
+            .all(|(a, b)| a == b || (matches!(a, b'-' | b'_') && matches!(b, b'-' | b'_')))
 }
 
 /// The stack with the most distinct markers in `lower`, if any (ties: the earlier in
@@ -759,6 +769,20 @@ mod tests {
     fn the_function_where_the_call_failed_outweighs_the_script_it_lives_in() {
         let validate = "Traceback (most recent call last):\n  File \"train.py\", line 349, in <module>\n    main()\n  File \"train.py\", line 127, in main\n    criterion=criterion)\n  File \"train.py\", line 282, in validate\n    scores_copy = scores.clone()\nRuntimeError: CUDA error: out of memory";
         assert!(phase_evidence(&parse(validate), validate).is_inference());
+    }
+
+    #[test]
+    fn a_package_reads_the_same_with_hyphens_or_underscores() {
+        for text in [
+            "ERROR text_generation_launcher: Method Prefill encountered an error.\nCUDA out of memory. Tried to allocate 16.00 MiB",
+            "  File \"/opt/conda/bin/text-generation-server\", line 8\nCUDA out of memory. Tried to allocate 16.00 MiB",
+        ] {
+            assert_eq!(
+                read_situation(&parse(text), text).0,
+                Situation::LlmServing,
+                "{text}"
+            );
+        }
     }
 
     #[test]
