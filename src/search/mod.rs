@@ -282,7 +282,7 @@ impl Engine {
                 };
                 score += signature_scores.get(group).copied().unwrap_or(0.0);
                 // Training read by default is a guess; a fix the words name is not.
-                let situation_counts = !(reading.situation_by_default && !fix_groups.is_empty());
+                let situation_counts = !reading.situation_by_default || fix_groups.is_empty();
                 if situation_group == Some(group) && situation_counts {
                     score += SITUATION_WEIGHT;
                 }

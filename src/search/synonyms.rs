@@ -97,9 +97,31 @@ impl Synonyms {
         let Some(by_first) = self.phrases.get(&lang) else {
             return found;
         };
-        for (start, term) in terms.iter().enumerate() {
-            for phrase in by_first.get(term).into_iter().flatten() {
-                if !terms[start..].starts_with(&phrase.terms) {
+        let unglued: Vec<Option<String>> = terms
+            .iter()
+            .map(|term| {
+                (lang == Lang::Ar)
+                    .then(|| without_proclitic(term))
+                    .flatten()
+            })
+            .collect();
+        let term_at = |position: usize, wanted: &String| {
+            terms.get(position) == Some(wanted)
+                || unglued.get(position).and_then(Option::as_ref) == Some(wanted)
+        };
+        for start in 0..terms.len() {
+            let candidates = by_first
+                .get(&terms[start])
+                .into_iter()
+                .chain(unglued[start].as_ref().and_then(|u| by_first.get(u)))
+                .flatten();
+            for phrase in candidates {
+                let whole = phrase
+                    .terms
+                    .iter()
+                    .enumerate()
+                    .all(|(offset, wanted)| term_at(start + offset, wanted));
+                if !whole {
                     continue;
                 }
                 for meaning in &phrase.means {
@@ -114,6 +136,17 @@ impl Synonyms {
         }
         found
     }
+}
+
+/// An Arabic word without the one-letter preposition or conjunction written glued to it
+/// (بتجميع → تجميع, لطبقة → طبقة, فالذاكرة is the stemmer's): the stemmer leaves these,
+/// since stripping them from every word would damage words that begin with those letters,
+/// but a glossary phrase that then matches is a safe reading.
+fn without_proclitic(term: &str) -> Option<String> {
+    let mut chars = term.chars();
+    let first = chars.next()?;
+    let rest = chars.as_str();
+    (matches!(first, 'ب' | 'ل' | 'ف' | 'ك') && rest.chars().count() >= 3).then(|| rest.to_owned())
 }
 
 #[cfg(test)]
@@ -183,6 +216,15 @@ mod tests {
         assert_eq!(found.english, ["gradient"]);
         let found = synonyms.find(Lang::Fr, &analyzed(Lang::Fr, "charger le checkpoint"));
         assert_eq!(found.english, ["checkpoint (saved file)"]);
+    }
+
+    #[test]
+    fn an_arabic_preposition_glued_to_a_loanword_does_not_hide_it() {
+        let synonyms = Synonyms::new(&library(Lang::Ar, "LoRA", "لورا", &[]));
+        let glued = analyzed(Lang::Ar, "فاين تيون بلورا");
+        assert_eq!(synonyms.find(Lang::Ar, &glued).english, ["lora"]);
+        // Only Arabic words lose a glued letter: "بلورا" is nothing in another language.
+        assert_eq!(synonyms.find(Lang::Fr, &glued), Found::default());
     }
 
     #[test]
