@@ -20,6 +20,7 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("memory leak", "memory-growth-leak"),
     ("recovering from oom", "oom-recovery-handler"),
     ("freeing gpu memory", "gpu-memory-not-released"),
+    ("gpu not detected", "cuda-not-available"),
     ("mps", "mps-oom"),
     ("seed", "dataloader-worker-seeds"),
     ("shared memory", "dataloader-worker-crash"),
