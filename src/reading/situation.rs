@@ -611,10 +611,17 @@ fn by_phase(phase: PhaseEvidence) -> (Situation, bool) {
     }
 }
 
-/// `nvidia-smi`'s table: someone asking about the memory it shows as used.
+/// `nvidia-smi`'s table, or a row of it ("8525MiB / 11019MiB" is its memory column): someone
+/// asking about the memory it shows as used.
 fn shows_nvidia_smi(text: &str) -> bool {
-    text.contains("NVIDIA-SMI") || (text.contains("Memory-Usage") && text.contains("MiB /"))
+    text.contains("NVIDIA-SMI")
+        || (text.contains("Memory-Usage") && text.contains("MiB /"))
+        || NVIDIA_SMI_MEMORY.is_match(text)
 }
+
+static NVIDIA_SMI_MEMORY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\|\s+\d+MiB\s+/\s+\d+MiB\s+\|").expect("nvidia-smi memory column")
+});
 
 /// Phrases for "out of memory" as people type them in each language.
 const OUT_OF_MEMORY: &[&str] = &[
@@ -783,6 +790,12 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_row_of_nvidia_smi_is_memory_still_held() {
+        let row = "| 30%   28C    P8    22W / 250W |   8525MiB / 11019MiB |      0%      Default |\nhow do I empty the cache of this GPU?";
+        assert_eq!(read_situation(&parse(row), row).0, Situation::NotReleased);
     }
 
     #[test]
