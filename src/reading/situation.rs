@@ -577,6 +577,7 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         _ if contains_word(&lower, "killed") && lower.contains("checkpoint shards") => {
             read(Situation::HostRam)
         }
+        _ if killed_by_the_kernel(&lower) => read(Situation::HostRam),
         // Prose about memory without an error message ("my GPU runs out of memory after a
         // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation, the stack it
         // comes from first.
@@ -609,6 +610,23 @@ fn by_phase(phase: PhaseEvidence) -> (Situation, bool) {
     } else {
         (Situation::TrainingOom, phase.is_empty())
     }
+}
+
+/// How launchers report a worker the kernel killed with SIGKILL — on a training machine, the
+/// out-of-memory killer reclaiming host RAM.
+const SIGKILL_REPORTS: &[&str] = &[
+    "exitcode: -9",
+    "exit code -9",
+    "exit code: -9",
+    "returncode=-9",
+    "return code -9",
+    "return code = -9",
+    "signals.sigkill: 9",
+    "signal 9 (sigkill)",
+];
+
+fn killed_by_the_kernel(lower: &str) -> bool {
+    SIGKILL_REPORTS.iter().any(|report| lower.contains(report))
 }
 
 /// `nvidia-smi`'s table, or a row of it ("8525MiB / 11019MiB" is its memory column): someone
@@ -796,6 +814,15 @@ mod tests {
     fn a_row_of_nvidia_smi_is_memory_still_held() {
         let row = "| 30%   28C    P8    22W / 250W |   8525MiB / 11019MiB |      0%      Default |\nhow do I empty the cache of this GPU?";
         assert_eq!(read_situation(&parse(row), row).0, Situation::NotReleased);
+    }
+
+    #[test]
+    fn a_worker_killed_with_signal_9_ran_out_of_host_ram() {
+        let torchrun = "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 8180) of binary: /usr/bin/python3";
+        assert_eq!(
+            read_situation(&parse(torchrun), torchrun).0,
+            Situation::HostRam
+        );
     }
 
     #[test]
