@@ -34,6 +34,8 @@ pub enum Situation {
     Compile,
     /// GPU memory still shown as used by `nvidia-smi` after a run ended or was interrupted.
     NotReleased,
+    /// An out-of-memory error caught by the program's own handler, which retries.
+    Recovery,
     /// Nothing specific: ranking rests on signatures and text alone.
     Other,
 }
@@ -54,6 +56,7 @@ impl Situation {
             Situation::Sharded => Some("zero-fsdp-oom"),
             Situation::Compile => Some("torch-compile-memory"),
             Situation::NotReleased => Some("gpu-memory-not-released"),
+            Situation::Recovery => Some("oom-recovery-handler"),
             Situation::Other => None,
         }
     }
@@ -598,6 +601,9 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
     if describes_growth(text) {
         return (Situation::MemoryGrowth, false);
     }
+    if CATCHES_OOM.is_match(text) {
+        return (Situation::Recovery, false);
+    }
     if read_memory(&parsed.facts).fragmented {
         return (Situation::Fragmentation, false);
     }
@@ -611,6 +617,13 @@ fn by_phase(phase: PhaseEvidence) -> (Situation, bool) {
         (Situation::TrainingOom, phase.is_empty())
     }
 }
+
+/// An `except` clause for the errors an out-of-memory raises, in the code pasted with it: the
+/// program catches the error and goes on, which is what the recovery article is about.
+static CATCHES_OOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^\s*except\s*\(?\s*(torch\.(cuda\.)?)?(OutOfMemoryError|RuntimeError)\b")
+        .expect("except pattern")
+});
 
 /// How launchers report a worker the kernel killed with SIGKILL — on a training machine, the
 /// out-of-memory killer reclaiming host RAM.
@@ -822,6 +835,15 @@ mod tests {
         assert_eq!(
             read_situation(&parse(torchrun), torchrun).0,
             Situation::HostRam
+        );
+    }
+
+    #[test]
+    fn an_oom_caught_by_the_programs_own_handler_is_about_recovery() {
+        let handler = "    except RuntimeError as e:\n        print(e)\n>>> oom()\nCUDA out of memory. Tried to allocate 381.50 MiB (GPU 1; 7.92 GiB total capacity; 7.16 GiB already allocated; 231.00 MiB free; 452.50 KiB cached)";
+        assert_eq!(
+            read_situation(&parse(handler), handler).0,
+            Situation::Recovery
         );
     }
 
