@@ -90,6 +90,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev.jsonl",
             "queries-dev-wave3.jsonl",
             "queries-dev-wave5.jsonl",
+            "queries-dev-wave6.jsonl",
         ],
     ),
     ("test", &["queries-test.jsonl"]),

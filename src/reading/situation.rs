@@ -580,7 +580,10 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         _ if contains_word(&lower, "killed") && lower.contains("checkpoint shards") => {
             read(Situation::HostRam)
         }
-        _ if killed_by_the_kernel(&lower) => read(Situation::HostRam),
+        _ if killed_by_the_kernel(&lower) => match stack(&lower) {
+            Some(Situation::Sharded) => read(Situation::Sharded),
+            _ => read(Situation::HostRam),
+        },
         // Prose about memory without an error message ("my GPU runs out of memory after a
         // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation, the stack it
         // comes from first.

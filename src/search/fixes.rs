@@ -20,6 +20,8 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("memory leak", "memory-growth-leak"),
     ("recovering from oom", "oom-recovery-handler"),
     ("freeing gpu memory", "gpu-memory-not-released"),
+    // Typed, nvidia-smi comes up as "it still shows my memory as used".
+    ("nvidia-smi", "gpu-memory-not-released"),
     ("gpu not detected", "cuda-not-available"),
     ("mps", "mps-oom"),
     ("seed", "dataloader-worker-seeds"),
