@@ -79,6 +79,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave3.jsonl",
             "pastes-dev-wave4.jsonl",
             "pastes-dev-wave5.jsonl",
+            "pastes-dev-wave6.jsonl",
         ],
     ),
     ("test", &["pastes-test.jsonl"]),
