@@ -183,7 +183,6 @@ const STACKS: &[(Situation, &[&str])] = &[
             "highres",
             "hiresfix",
             "unet",
-            "vae",
             "enable_model_cpu_offload",
             "enable_sequential_cpu_offload",
             "fooocus",
@@ -604,11 +603,11 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
     if describes_growth(text) {
         return (Situation::MemoryGrowth, false);
     }
-    if CATCHES_OOM.is_match(text) {
-        return (Situation::Recovery, false);
-    }
     if read_memory(&parsed.facts).fragmented {
         return (Situation::Fragmentation, false);
+    }
+    if CATCHES_OOM.is_match(text) || text.contains(HANDLER_FAILED) {
+        return (Situation::Recovery, false);
     }
     by_phase(phase_evidence(parsed, text))
 }
@@ -627,6 +626,10 @@ static CATCHES_OOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^\s*except\s*\(?\s*(torch\.(cuda\.)?)?(OutOfMemoryError|RuntimeError)\b")
         .expect("except pattern")
 });
+
+/// Python's line between an exception and one raised while handling it: after an
+/// out-of-memory error, the program's own handler failed.
+const HANDLER_FAILED: &str = "During handling of the above exception, another exception occurred";
 
 /// How launchers report a worker the kernel killed with SIGKILL — on a training machine, the
 /// out-of-memory killer reclaiming host RAM.
