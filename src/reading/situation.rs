@@ -851,6 +851,11 @@ mod tests {
             read_situation(&parse(handler), handler).0,
             Situation::Recovery
         );
+        let failed = "RuntimeError: CUDA out of memory. Tried to allocate 1024.00 MiB (GPU 0; 15.90 GiB total capacity; 14.25 GiB already allocated; 991.56 MiB free; 607.00 KiB cached)\n\nDuring handling of the above exception, another exception occurred:\n";
+        assert_eq!(
+            read_situation(&parse(failed), failed).0,
+            Situation::Recovery
+        );
     }
 
     #[test]
