@@ -62,7 +62,13 @@ pub(super) fn specific_kind(
     if MPS_OOM.is_match(lower) {
         return Some(ErrorKind::MpsOom);
     }
-    if CUDA_OOM.is_match(lower) {
+    // An IPython traceback names the exception in its header ("OutOfMemoryError   Traceback
+    // (most recent call last)") even when the paste is cut before the message.
+    if CUDA_OOM.is_match(lower)
+        || exception_names
+            .iter()
+            .any(|name| name.ends_with("OutOfMemoryError") && !name.starts_with("java."))
+    {
         return Some(ErrorKind::CudaOom);
     }
     if CPU_OOM.is_match(lower)

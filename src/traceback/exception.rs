@@ -89,14 +89,17 @@ fn candidate(line: usize, text: &str) -> Option<Candidate> {
     if let Some(c) = LINE_START.captures(text) {
         let name = c.name("name")?;
         let end = c.get(0)?.end();
+        let rest = text.get(end..).unwrap_or("").trim();
+        // IPython's header: "OutOfMemoryError      Traceback (most recent call last)".
+        let ipython_header =
+            c.name("colon").is_none() && rest.starts_with("Traceback (most recent call last)");
         // Without a colon the name must stand alone on its line.
-        let whole =
-            c.name("colon").is_some() || text.get(end..).is_some_and(|r| r.trim().is_empty());
+        let whole = c.name("colon").is_some() || rest.is_empty() || ipython_header;
         if whole && !NOT_NAMES.contains(&name.as_str()) {
             return Some(Candidate {
                 line,
                 name: name.as_str().to_string(),
-                message_at: end,
+                message_at: if ipython_header { text.len() } else { end },
                 lead: c.name("lead").map_or("", |m| m.as_str()).trim().to_string(),
                 warning: name.as_str().ends_with("Warning"),
                 midline: false,
@@ -349,6 +352,14 @@ mod tests {
                 ("KeyError", false),
             ]
         );
+    }
+
+    #[test]
+    fn an_ipython_header_names_the_exception_when_the_message_is_cut_off() {
+        let text = "---------------------------------------------------------------------------\nOutOfMemoryError                          Traceback (most recent call last)\nCell In[2], line 7\n----> 7 model = whisperx.load_model(\"large\", device)";
+        let parsed = crate::traceback::parse(text);
+        assert_eq!(parsed.exception.as_deref(), Some("OutOfMemoryError"));
+        assert_eq!(parsed.kind, ErrorKind::CudaOom);
     }
 
     #[test]
