@@ -203,7 +203,20 @@ mod tests {
             specific_kind("", &[], &["MemoryError"]),
             Some(ErrorKind::CpuOom)
         );
-        assert_eq!(specific_kind("", &[], &["torch.OutOfMemoryError"]), None);
+        // The name alone (a cut paste): CUDA's, the common case; MPS's message says otherwise.
+        assert_eq!(
+            specific_kind("", &[], &["torch.OutOfMemoryError"]),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            specific_kind("", &[], &["java.lang.OutOfMemoryError"]),
+            None
+        );
+        let mps = squash_lower("MPS backend out of memory (MPS allocated: 1 GB)");
+        assert_eq!(
+            specific_kind(&mps, &[], &["torch.OutOfMemoryError"]),
+            Some(ErrorKind::MpsOom)
+        );
     }
 
     #[test]
