@@ -470,7 +470,8 @@ const INNERMOST_FRAME_POINTS: u32 = 3;
 /// Points for a script's name (`infer.py`, `train_lora.py`), once per script.
 const SCRIPT_POINTS: u32 = 3;
 
-fn phase_evidence(parsed: &Parsed, text: &str) -> PhaseEvidence {
+/// `lower`: the text's head, lowercased ([`lowered_head`]).
+fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
     let mut evidence = PhaseEvidence::default();
     let mut innermost_counted = false;
     let mut scripts_seen: Vec<&str> = Vec::new();
@@ -509,13 +510,8 @@ fn phase_evidence(parsed: &Parsed, text: &str) -> PhaseEvidence {
             evidence.training += SCRIPT_POINTS;
         }
     }
-    let lower: String = text
-        .chars()
-        .take(64 * 1024)
-        .collect::<String>()
-        .to_lowercase();
     for word in WORD
-        .find_iter(&lower)
+        .find_iter(lower)
         .map(|m| without_arabic_article(m.as_str()))
     {
         if INFERENCE_WORDS.contains(&word) {
@@ -548,48 +544,53 @@ fn without_arabic_article(word: &str) -> &str {
     word
 }
 
-/// Whether the text describes memory rising over iterations or epochs.
-pub fn describes_growth(text: &str) -> bool {
-    let lower: String = text
-        .chars()
-        .take(64 * 1024)
-        .collect::<String>()
-        .to_lowercase();
-    GROWTH.is_match(&lower)
+/// Whether the (lowercased) text describes memory rising over iterations or epochs.
+fn describes_growth(lower: &str) -> bool {
+    GROWTH.is_match(lower)
+}
+
+/// Characters of a text its words are read from.
+const WORDS_READ_CHARS: usize = 64 * 1024;
+
+/// The text's first [`WORDS_READ_CHARS`] characters, lowercased once for every reading of the
+/// situation.
+fn lowered_head(text: &str) -> String {
+    let end = text
+        .char_indices()
+        .nth(WORDS_READ_CHARS)
+        .map_or(text.len(), |(i, _)| i);
+    text[..end].to_lowercase()
 }
 
 /// The situation, and whether it is only the default: an out-of-memory error that nothing in
 /// the paste places in training or elsewhere reads as training, but that reading is a
 /// guess, not evidence.
 pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
-    let lower: String = text
-        .chars()
-        .take(64 * 1024)
-        .collect::<String>()
-        .to_lowercase();
+    let lower = lowered_head(text);
+    let lower = lower.as_str();
     let read = |situation| (situation, false);
     match parsed.kind {
         ErrorKind::MpsOom => read(Situation::MpsOom),
-        ErrorKind::CpuOom => match stack(&lower) {
+        ErrorKind::CpuOom => match stack(lower) {
             Some(Situation::Sharded) => read(Situation::Sharded),
             _ => read(Situation::HostRam),
         },
-        ErrorKind::CudaOom => cuda_oom_situation(parsed, text, &lower),
+        ErrorKind::CudaOom => cuda_oom_situation(parsed, text, lower),
         _ if shows_nvidia_smi(text) => read(Situation::NotReleased),
-        _ if contains_word(&lower, "killed") && lower.contains("checkpoint shards") => {
+        _ if contains_word(lower, "killed") && lower.contains("checkpoint shards") => {
             read(Situation::HostRam)
         }
-        _ if killed_by_the_kernel(&lower) => match stack(&lower) {
+        _ if killed_by_the_kernel(lower) => match stack(lower) {
             Some(Situation::Sharded) => read(Situation::Sharded),
             _ => read(Situation::HostRam),
         },
         // Prose about memory without an error message ("my GPU runs out of memory after a
         // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation, the stack it
         // comes from first.
-        _ if describes_growth(text) && mentions_memory(text) => {
-            read(stack(&lower).unwrap_or(Situation::MemoryGrowth))
+        _ if describes_growth(lower) && mentions_memory(lower) => {
+            read(stack(lower).unwrap_or(Situation::MemoryGrowth))
         }
-        _ if mentions_running_out(text) => situation_from_words(parsed, text),
+        _ if mentions_running_out(lower) => situation_from_words(parsed, lower),
         _ => read(Situation::Other),
     }
 }
@@ -600,7 +601,7 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
     if let Some(stack) = stack(lower) {
         return (stack, false);
     }
-    if describes_growth(text) {
+    if describes_growth(lower) {
         return (Situation::MemoryGrowth, false);
     }
     if read_memory(&parsed.facts).fragmented {
@@ -609,7 +610,7 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
     if CATCHES_OOM.is_match(text) || text.contains(HANDLER_FAILED) {
         return (Situation::Recovery, false);
     }
-    by_phase(phase_evidence(parsed, text))
+    by_phase(phase_evidence(parsed, lower))
 }
 
 fn by_phase(phase: PhaseEvidence) -> (Situation, bool) {
@@ -703,26 +704,25 @@ const FRAGMENTATION_WORDS: &[&str] = &[
     "आरक्षित",
 ];
 
-fn mentions_running_out(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    OUT_OF_MEMORY.iter().any(|p| contains_word(&lower, p))
+fn mentions_running_out(lower: &str) -> bool {
+    OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p))
 }
 
 /// A typed description of an out-of-memory error: the device or phase it names decides.
-fn situation_from_words(parsed: &Parsed, text: &str) -> (Situation, bool) {
-    let lower = text.to_lowercase();
-    let any = |words: &[&str]| words.iter().any(|w| contains_word(&lower, w));
+/// `lower`: the text's head, lowercased.
+fn situation_from_words(parsed: &Parsed, lower: &str) -> (Situation, bool) {
+    let any = |words: &[&str]| words.iter().any(|w| contains_word(lower, w));
     // The device first: on a Mac, whatever the stack, the MPS article holds the levers.
     if any(MPS_WORDS) {
         (Situation::MpsOom, false)
-    } else if let Some(stack) = stack(&lower) {
+    } else if let Some(stack) = stack(lower) {
         (stack, false)
     } else if any(HOST_WORDS) {
         (Situation::HostRam, false)
     } else if FRAGMENTATION_WORDS.iter().any(|w| lower.contains(w)) {
         (Situation::Fragmentation, false)
     } else {
-        by_phase(phase_evidence(parsed, text))
+        by_phase(phase_evidence(parsed, lower))
     }
 }
 
@@ -735,8 +735,7 @@ fn contains_word(haystack: &str, needle: &str) -> bool {
     })
 }
 
-fn mentions_memory(text: &str) -> bool {
-    let lower = text.to_lowercase();
+fn mentions_memory(lower: &str) -> bool {
     ["memory", "mémoire", "ذاكرة", "मेमोरी", "显存", "内存"]
         .iter()
         .any(|w| lower.contains(w))
@@ -795,24 +794,24 @@ mod tests {
     #[test]
     fn script_names_and_words_tell_inference_from_training() {
         let demo = "File \"head_detection_demo.py\", line 3, in <module>\nRuntimeError: CUDA error: out of memory";
-        assert!(phase_evidence(&parse(demo), demo).is_inference());
+        assert!(phase_evidence(&parse(demo), &lowered_head(demo)).is_inference());
         let seed = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/eval/seed-oom-example.txt"
         ))
         .unwrap();
         assert!(
-            !phase_evidence(&parse(&seed), &seed).is_inference(),
+            !phase_evidence(&parse(&seed), &lowered_head(&seed)).is_inference(),
             "estimate_loss inside train.py is training"
         );
         let words = "on validation I've got OOM: RuntimeError: CUDA out of memory.";
-        assert!(phase_evidence(&parse(words), words).is_inference());
+        assert!(phase_evidence(&parse(words), &lowered_head(words)).is_inference());
     }
 
     #[test]
     fn the_function_where_the_call_failed_outweighs_the_script_it_lives_in() {
         let validate = "Traceback (most recent call last):\n  File \"train.py\", line 349, in <module>\n    main()\n  File \"train.py\", line 127, in main\n    criterion=criterion)\n  File \"train.py\", line 282, in validate\n    scores_copy = scores.clone()\nRuntimeError: CUDA error: out of memory";
-        assert!(phase_evidence(&parse(validate), validate).is_inference());
+        assert!(phase_evidence(&parse(validate), &lowered_head(validate)).is_inference());
     }
 
     #[test]
@@ -890,12 +889,9 @@ mod tests {
 
     #[test]
     fn growth_is_read_from_prose() {
-        assert!(describes_growth(
-            "my GPU keeps using more memory with each iteration"
-        ));
-        assert!(describes_growth("after 15K training steps, out of memory"));
-        assert!(!describes_growth(
-            "CUDA out of memory. Tried to allocate 2.00 GiB"
-        ));
+        let growth = |text: &str| describes_growth(&lowered_head(text));
+        assert!(growth("my GPU keeps using more memory with each iteration"));
+        assert!(growth("after 15K training steps, out of memory"));
+        assert!(!growth("CUDA out of memory. Tried to allocate 2.00 GiB"));
     }
 }
