@@ -4,6 +4,7 @@
 //! The catalog ids are part of the contract (CONTRACT.md), so the mapping from a
 //! situation to its group lives here, in one table, rather than in article metadata.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -221,21 +222,27 @@ fn stack_of_token(token: &str) -> Option<Situation> {
     {
         return Some(Situation::Diffusion);
     }
-    STACKS
-        .iter()
-        .find(|(_, markers)| markers.iter().any(|m| same_identifier(m, token)))
-        .map(|(situation, _)| *situation)
+    if token.contains('-') {
+        STACK_OF_MARKER
+            .get(token.replace('-', "_").as_str())
+            .copied()
+    } else {
+        STACK_OF_MARKER.get(token).copied()
+    }
 }
 
-/// Names equal but for `-` against `_`: a package is `text_generation_server` in paths and
-/// `text-generation-server` on the command line.
-fn same_identifier(marker: &str, token: &str) -> bool {
-    marker.len() == token.len()
-        && marker
-            .bytes()
-            .zip(token.bytes())
-            .all(|(a, b)| a == b || (matches!(a, b'-' | b'_') && matches!(b, b'-' | b'_')))
-}
+/// Each marker of [`STACKS`] and its stack (the first that lists it), with `-` written `_`:
+/// a package is `text_generation_server` in paths and `text-generation-server` on the
+/// command line.
+static STACK_OF_MARKER: LazyLock<HashMap<String, Situation>> = LazyLock::new(|| {
+    let mut stacks = HashMap::new();
+    for (situation, markers) in STACKS {
+        for marker in *markers {
+            stacks.entry(marker.replace('-', "_")).or_insert(*situation);
+        }
+    }
+    stacks
+});
 
 /// The stack with the most distinct markers in `lower`, if any (ties: the earlier in
 /// [`STACKS`], the more specific).
@@ -510,15 +517,22 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
             evidence.training += SCRIPT_POINTS;
         }
     }
-    for word in WORD
-        .find_iter(lower)
-        .map(|m| without_arabic_article(m.as_str()))
-    {
+    let mut count = |word: &str| {
+        let word = without_arabic_article(word);
         if INFERENCE_WORDS.contains(&word) {
             evidence.inference += 1;
         } else if TRAINING_WORDS.contains(&word) {
             evidence.training += 1;
         }
+    };
+    if lower.is_ascii() {
+        // What `WORD` finds in ASCII text (most pastes): runs of letters and digits.
+        lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .for_each(&mut count);
+    } else {
+        WORD.find_iter(lower).for_each(|m| count(m.as_str()));
     }
     evidence.inference += INFERENCE_SUBSTRINGS
         .iter()
