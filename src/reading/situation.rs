@@ -431,9 +431,15 @@ const INFERENCE_FRAME_PARTS: &[&str] = &[
 ];
 const TRAINING_FRAME_PARTS: &[&str] = &["backward", "train", "finetun"];
 
+#[cfg(test)]
+fn is_inference(parsed: &Parsed, text: &str) -> bool {
+    inference_in(parsed, &Lowered::new(text).head)
+}
+
 /// Where in the workflow an out-of-memory error struck: frames and script names weigh more
 /// than words, and training is the default (the common case and the safer advice).
-pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
+/// `lower`: the lowercased head of the text ([`Lowered::head`]).
+fn inference_in(parsed: &Parsed, lower: &str) -> bool {
     let (mut training, mut inference) = (0u32, 0u32);
     for frame in &parsed.frames {
         let function = frame.function.to_lowercase();
@@ -463,13 +469,8 @@ pub fn is_inference(parsed: &Parsed, text: &str) -> bool {
             }
         }
     }
-    let lower: String = text
-        .chars()
-        .take(64 * 1024)
-        .collect::<String>()
-        .to_lowercase();
     for word in WORD
-        .find_iter(&lower)
+        .find_iter(lower)
         .map(|m| without_arabic_article(m.as_str()))
     {
         if INFERENCE_WORDS.contains(&word) {
@@ -503,54 +504,85 @@ fn without_arabic_article(word: &str) -> &str {
 }
 
 /// Whether the text describes memory rising over iterations or epochs.
-pub fn describes_growth(text: &str) -> bool {
-    let lower: String = text
-        .chars()
-        .take(64 * 1024)
-        .collect::<String>()
-        .to_lowercase();
-    GROWTH.is_match(&lower)
+#[cfg(test)]
+fn describes_growth(text: &str) -> bool {
+    GROWTH.is_match(&Lowered::new(text).head)
+}
+
+/// Characters of a text its words are read from.
+const WORDS_READ_CHARS: usize = 64 * 1024;
+
+/// A text lowercased once for every test of the situation: its first [`WORDS_READ_CHARS`]
+/// characters, and (only for the tests that read all of it) the whole text.
+struct Lowered<'a> {
+    text: &'a str,
+    head: String,
+    /// Whether `head` is the whole text.
+    whole: bool,
+    full: std::cell::OnceCell<String>,
+}
+
+impl<'a> Lowered<'a> {
+    fn new(text: &'a str) -> Self {
+        let end = text
+            .char_indices()
+            .nth(WORDS_READ_CHARS)
+            .map_or(text.len(), |(i, _)| i);
+        Lowered {
+            text,
+            head: text[..end].to_lowercase(),
+            whole: end == text.len(),
+            full: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn full(&self) -> &str {
+        if self.whole {
+            &self.head
+        } else {
+            self.full.get_or_init(|| self.text.to_lowercase())
+        }
+    }
 }
 
 pub fn situation(parsed: &Parsed, text: &str) -> Situation {
-    let lower: String = text
-        .chars()
-        .take(64 * 1024)
-        .collect::<String>()
-        .to_lowercase();
+    let lowered = Lowered::new(text);
+    let lower = lowered.head.as_str();
     match parsed.kind {
         ErrorKind::MpsOom => Situation::MpsOom,
-        ErrorKind::CpuOom => match stack(&lower) {
+        ErrorKind::CpuOom => match stack(lower) {
             Some(Situation::Sharded) => Situation::Sharded,
             _ => Situation::HostRam,
         },
-        ErrorKind::CudaOom => cuda_oom_situation(parsed, text, &lower),
+        ErrorKind::CudaOom => cuda_oom_situation(parsed, lower),
         _ if shows_nvidia_smi(text) => Situation::NotReleased,
-        _ if contains_word(&lower, "killed") && lower.contains("checkpoint shards") => {
+        _ if contains_word(lower, "killed") && lower.contains("checkpoint shards") => {
             Situation::HostRam
         }
         // Prose about memory without an error message ("my GPU runs out of memory after a
         // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation, the stack it
         // comes from first.
-        _ if describes_growth(text) && mentions_memory(text) => {
-            stack(&lower).unwrap_or(Situation::MemoryGrowth)
+        _ if GROWTH.is_match(lower) && mentions_memory(lowered.full()) => {
+            stack(lower).unwrap_or(Situation::MemoryGrowth)
         }
-        _ if mentions_running_out(text) => situation_from_words(parsed, text),
+        _ if mentions_running_out(lowered.full()) => {
+            situation_from_words(parsed, lowered.full(), lower)
+        }
         _ => Situation::Other,
     }
 }
 
 /// A CUDA out-of-memory error: the stack it came from first (its article knows that stack's
 /// levers), then what the figures show, then where in the workflow it struck.
-fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> Situation {
+fn cuda_oom_situation(parsed: &Parsed, lower: &str) -> Situation {
     if let Some(stack) = stack(lower) {
         return stack;
     }
-    if describes_growth(text) {
+    if GROWTH.is_match(lower) {
         Situation::MemoryGrowth
     } else if read_memory(&parsed.facts).fragmented {
         Situation::Fragmentation
-    } else if is_inference(parsed, text) {
+    } else if inference_in(parsed, lower) {
         Situation::InferenceOom
     } else {
         Situation::TrainingOom
@@ -605,25 +637,24 @@ const FRAGMENTATION_WORDS: &[&str] = &[
     "आरक्षित",
 ];
 
-fn mentions_running_out(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    OUT_OF_MEMORY.iter().any(|p| contains_word(&lower, p))
+fn mentions_running_out(lower: &str) -> bool {
+    OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p))
 }
 
 /// A typed description of an out-of-memory error: the device or phase it names decides.
-fn situation_from_words(parsed: &Parsed, text: &str) -> Situation {
-    let lower = text.to_lowercase();
-    let any = |words: &[&str]| words.iter().any(|w| contains_word(&lower, w));
+/// `lower`: all the text lowercased; `head`: its first [`WORDS_READ_CHARS`] characters.
+fn situation_from_words(parsed: &Parsed, lower: &str, head: &str) -> Situation {
+    let any = |words: &[&str]| words.iter().any(|w| contains_word(lower, w));
     // The device first: on a Mac, whatever the stack, the MPS article holds the levers.
     if any(MPS_WORDS) {
         Situation::MpsOom
-    } else if let Some(stack) = stack(&lower) {
+    } else if let Some(stack) = stack(lower) {
         stack
     } else if any(HOST_WORDS) {
         Situation::HostRam
     } else if FRAGMENTATION_WORDS.iter().any(|w| lower.contains(w)) {
         Situation::Fragmentation
-    } else if is_inference(parsed, text) {
+    } else if inference_in(parsed, head) {
         Situation::InferenceOom
     } else {
         Situation::TrainingOom
@@ -639,8 +670,7 @@ fn contains_word(haystack: &str, needle: &str) -> bool {
     })
 }
 
-fn mentions_memory(text: &str) -> bool {
-    let lower = text.to_lowercase();
+fn mentions_memory(lower: &str) -> bool {
     ["memory", "mémoire", "ذاكرة", "मेमोरी", "显存", "内存"]
         .iter()
         .any(|w| lower.contains(w))
