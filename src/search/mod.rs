@@ -3,7 +3,8 @@
 //! One [`Engine`] per content snapshot: the tantivy index of the library (one reader for the
 //! process, a searcher per request), the error-signature matcher, and the ranking that joins
 //! them with what the traceback parser read from the paste. Pasted text never reaches
-//! tantivy's query parser: queries are built term by term from analyzed tokens.
+//! tantivy's query parser: queries are scored term by term from analyzed tokens, over the
+//! index's postings held in memory (see `postings`).
 //!
 //! Ranking, per article group:
 //! `score = 10 × text / best_text + signatures + 16 × (group named by the situation)`, where
@@ -22,6 +23,7 @@ pub mod analyzers;
 pub mod confidence;
 pub mod feedback;
 mod index;
+mod postings;
 mod signatures;
 mod synonyms;
 mod vocabulary;
@@ -32,10 +34,6 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 
 use serde::Serialize;
-use tantivy::Term;
-use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
 
 pub use confidence::{AnswerState, Evidence};
 pub use feedback::{feedback_factor, helpful_share};
@@ -331,32 +329,23 @@ impl Engine {
     ) -> (HashMap<String, f32>, HashMap<String, HashMap<String, f32>>) {
         let mut group_text: HashMap<String, f32> = HashMap::new();
         let mut section_scores: HashMap<String, HashMap<String, f32>> = HashMap::new();
-        let Some(query) = self.build_query(terms) else {
+        let top = self.query_scores(terms).top(CANDIDATE_DOCS);
+        if top.is_empty() {
             return (group_text, section_scores);
-        };
+        }
         let searcher = self.index.reader.searcher();
-        let top = match searcher.search(
-            &query,
-            &TopDocs::with_limit(CANDIDATE_DOCS).order_by_score(),
-        ) {
-            Ok(top) => top,
-            Err(error) => {
-                tracing::error!(%error, "search failed");
-                return (group_text, section_scores);
-            }
-        };
         let mut columns = HashMap::new();
-        for (score, address) in top {
-            let column = columns.entry(address.segment_ord).or_insert_with(|| {
+        for (score, (segment_ord, doc_id)) in top {
+            let column = columns.entry(segment_ord).or_insert_with(|| {
                 searcher
-                    .segment_reader(address.segment_ord)
+                    .segment_reader(segment_ord)
                     .fast_fields()
                     .u64(index::ORD_FIELD)
                     .ok()
             });
             let Some(doc) = column
                 .as_ref()
-                .and_then(|c| c.first(address.doc_id))
+                .and_then(|c| c.first(doc_id))
                 .and_then(|ord| self.index.docs.get(ord as usize))
             else {
                 continue;
@@ -376,20 +365,22 @@ impl Engine {
         (group_text, section_scores)
     }
 
-    fn build_query(&self, terms: &QueryTerms) -> Option<BooleanQuery> {
+    /// The BM25 of every document for the query: each term in the title (boosted) and body of
+    /// its language, each code term in the error signatures and the code.
+    fn query_scores(&self, terms: &QueryTerms) -> postings::Scores<'_> {
         let fields = self.index.fields;
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut scores = self.index.postings.scorer();
         for (lang, words) in &terms.prose {
             for (term, weight) in words {
-                clauses.push(term_clause(fields.title(*lang), term, TITLE_BOOST * weight));
-                clauses.push(term_clause(fields.body(*lang), term, *weight));
+                scores.add(fields.title(*lang), term, TITLE_BOOST * weight);
+                scores.add(fields.body(*lang), term, *weight);
             }
         }
         for term in &terms.code {
-            clauses.push(term_clause(fields.errors, term, 1.5));
-            clauses.push(term_clause(fields.code, term, 0.5));
+            scores.add(fields.errors, term, 1.5);
+            scores.add(fields.code, term, 0.5);
         }
-        (!clauses.is_empty()).then(|| BooleanQuery::new(clauses))
+        scores
     }
 
     /// Analyzes the query once: the terms of each prose language and of the code fields.
@@ -530,17 +521,6 @@ fn written_in_script_of(term: &str, lang: Lang) -> bool {
         Lang::Hi => ('\u{0900}'..='\u{097F}').contains(&first),
         Lang::Fr | Lang::En => first.is_alphabetic() && (first as u32) < 0x0250,
     }
-}
-
-fn term_clause(field: tantivy::schema::Field, text: &str, boost: f32) -> (Occur, Box<dyn Query>) {
-    let query = TermQuery::new(
-        Term::from_field_text(field, text),
-        IndexRecordOption::WithFreqs,
-    );
-    (
-        Occur::Should,
-        Box::new(BoostQuery::new(Box::new(query), boost)),
-    )
 }
 
 /// The section that holds the fix: the situation's own section when the figures name one,
