@@ -254,7 +254,7 @@ impl Engine {
         let best_text = group_text.values().copied().fold(0.0_f32, f32::max);
         let feedback = self.feedback.load();
 
-        let mut groups: BTreeSet<&str> = group_text.keys().map(String::as_str).collect();
+        let mut groups: BTreeSet<&str> = group_text.keys().copied().collect();
         groups.extend(signature_scores.keys().map(String::as_str));
         groups.extend(situation_group.filter(|g| !self.library.translations(g).is_empty()));
 
@@ -326,9 +326,9 @@ impl Engine {
     fn text_scores(
         &self,
         terms: &QueryTerms,
-    ) -> (HashMap<String, f32>, HashMap<String, HashMap<String, f32>>) {
-        let mut group_text: HashMap<String, f32> = HashMap::new();
-        let mut section_scores: HashMap<String, HashMap<String, f32>> = HashMap::new();
+    ) -> (HashMap<&str, f32>, HashMap<&str, HashMap<&str, f32>>) {
+        let mut group_text: HashMap<&str, f32> = HashMap::new();
+        let mut section_scores: HashMap<&str, HashMap<&str, f32>> = HashMap::new();
         let top = self.query_scores(terms).top(CANDIDATE_DOCS);
         if top.is_empty() {
             return (group_text, section_scores);
@@ -351,13 +351,13 @@ impl Engine {
                 continue;
             };
             if doc.section.is_empty() {
-                let best = group_text.entry(doc.group.clone()).or_insert(0.0);
+                let best = group_text.entry(&doc.group).or_insert(0.0);
                 *best = best.max(score);
             } else {
                 let best = section_scores
-                    .entry(doc.group.clone())
+                    .entry(&doc.group)
                     .or_default()
-                    .entry(doc.section.clone())
+                    .entry(&doc.section)
                     .or_insert(0.0);
                 *best = best.max(score);
             }
@@ -528,7 +528,7 @@ fn written_in_script_of(term: &str, lang: Lang) -> bool {
 /// the first fix.
 fn choose_section<'a>(
     article: &'a Article,
-    scores: Option<&HashMap<String, f32>>,
+    scores: Option<&HashMap<&str, f32>>,
     preferred: Option<&str>,
 ) -> Option<&'a crate::content::Section> {
     if let Some(section) = preferred.and_then(|id| article.section(id)) {

@@ -138,8 +138,8 @@ impl Scores<'_> {
         }
     }
 
-    /// The `limit` best documents matched by some clause, by score, then the lower position
-    /// first; each with its (segment, doc id).
+    /// The `limit` best documents matched by some clause (by score, then the lower position
+    /// first), in no particular order; each with its (segment, doc id).
     pub fn top(self, limit: usize) -> Vec<(Score, (u32, DocId))> {
         let mut found: Vec<(Score, usize)> = self
             .matched
@@ -148,8 +148,12 @@ impl Scores<'_> {
             .filter(|(_, matched)| **matched)
             .map(|(doc, _)| (self.sums[doc], doc))
             .collect();
-        found.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        found.truncate(limit);
+        let order =
+            |a: &(Score, usize), b: &(Score, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        if found.len() > limit {
+            found.select_nth_unstable_by(limit, order);
+            found.truncate(limit);
+        }
         found
             .into_iter()
             .map(|(score, doc)| (score, self.index.addresses[doc]))
@@ -218,7 +222,9 @@ mod tests {
                     expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                     let mut scores = postings.scorer();
                     scores.add(field, term, boost);
-                    assert_eq!(scores.top(10), expected, "{term} ×{boost}");
+                    let mut found = scores.top(10);
+                    found.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                    assert_eq!(found, expected, "{term} ×{boost}");
                 }
             }
         }
