@@ -28,8 +28,9 @@ mod signatures;
 mod synonyms;
 mod vocabulary;
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use arc_swap::ArcSwap;
 
@@ -137,6 +138,10 @@ pub struct Engine {
     synonyms: Synonyms,
     /// Per group, the factor its feedback applies to its score (absent: 1).
     feedback: ArcSwap<HashMap<String, f32>>,
+    /// Per snippet source (an article's summary, or one of its sections' text, by article
+    /// id, language and section id), the words of its lines as the article's analyzer reads
+    /// them: analyzed once, when a result first shows it.
+    snippet_words: HashMap<(String, Lang, String), OnceLock<Vec<Vec<String>>>>,
 }
 
 /// The analyzed terms of a query, per field family, each with the weight of its clauses.
@@ -150,12 +155,21 @@ impl Engine {
         let index = index::build(&library)?;
         let signatures = Signatures::new(&library);
         let synonyms = Synonyms::new(&library);
+        let mut snippet_words = HashMap::new();
+        for article in library.articles() {
+            let sections = article.sections.iter().map(|s| s.id.clone());
+            for section in std::iter::once(String::new()).chain(sections) {
+                let key = (article.id.clone(), article.lang, section);
+                snippet_words.insert(key, OnceLock::new());
+            }
+        }
         Ok(Engine {
             library,
             index,
             signatures,
             synonyms,
             feedback: ArcSwap::default(),
+            snippet_words,
         })
     }
 
@@ -468,6 +482,27 @@ impl Engine {
             .collect()
     }
 
+    /// The analyzed words of each snippet line of `text`, the summary (`section` empty) or a
+    /// section of `article`.
+    fn snippet_words(
+        &self,
+        article: &Article,
+        section: &str,
+        text: &str,
+    ) -> Cow<'_, [Vec<String>]> {
+        let analyze = || {
+            let analyzer = prose_analyzer(article.lang);
+            snippet_lines(text)
+                .map(|line| analyzers::analyze_limited(analyzer, line, 200))
+                .collect()
+        };
+        let key = (article.id.clone(), article.lang, section.to_owned());
+        match self.snippet_words.get(&key) {
+            Some(cached) => Cow::Borrowed(cached.get_or_init(analyze)),
+            None => Cow::Owned(analyze()),
+        }
+    }
+
     fn hit(
         &self,
         article: &Article,
@@ -478,10 +513,12 @@ impl Engine {
         display_terms: &[String],
     ) -> Hit {
         let url = article.url();
-        let snippet_source = section
-            .map(|s| s.text.as_str())
-            .filter(|t| !t.is_empty())
-            .unwrap_or(&article.summary);
+        let shown = section.filter(|s| !s.text.is_empty());
+        let snippet_source = shown.map_or(article.summary.as_str(), |s| s.text.as_str());
+        // A query with no words in the result's language picks no line by its words.
+        let words = (!display_terms.is_empty()).then(|| {
+            self.snippet_words(article, shown.map_or("", |s| s.id.as_str()), snippet_source)
+        });
         Hit {
             id: article.id.clone(),
             lang: article.lang,
@@ -497,7 +534,7 @@ impl Engine {
                 url: format!("{url}#{}", s.id),
                 markdown: s.markdown.clone(),
             }),
-            snippet: snippet(snippet_source, article.lang, display_terms),
+            snippet: snippet(snippet_source, words.as_deref(), display_terms),
             translations: self
                 .library
                 .translations(&article.id)
@@ -555,22 +592,22 @@ fn choose_section<'a>(
     }
 }
 
-/// The line of `text` sharing the most query terms, cut to a readable length.
-fn snippet(text: &str, lang: Lang, terms: &[String]) -> String {
-    let analyzer = prose_analyzer(lang);
-    let weigh = !terms.is_empty();
-    let best = text
-        .lines()
+/// The lines of `text` weighed for its snippet.
+fn snippet_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
         .filter(|l| !l.trim().is_empty())
         .take(SNIPPET_LINES)
+}
+
+/// The line of `text` sharing the most query terms, cut to a readable length. `words`: the
+/// analyzed words of each of its [`snippet_lines`] (none: the first line).
+fn snippet(text: &str, words: Option<&[Vec<String>]>, terms: &[String]) -> String {
+    let best = snippet_lines(text)
         .enumerate()
-        .max_by_key(|(index, line)| {
-            let shared = if weigh {
-                let words = analyzers::analyze_limited(analyzer, line, 200);
-                words.iter().filter(|w| terms.contains(w)).count()
-            } else {
-                0
-            };
+        .max_by_key(|(index, _)| {
+            let shared = words
+                .and_then(|words| words.get(*index))
+                .map_or(0, |line| line.iter().filter(|w| terms.contains(w)).count());
             (shared, std::cmp::Reverse(*index))
         })
         .map(|(_, line)| line)
