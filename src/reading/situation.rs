@@ -4,6 +4,7 @@
 //! The catalog ids are part of the contract (CONTRACT.md), so the mapping from a
 //! situation to its group lives here, in one table, rather than in article metadata.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -219,11 +220,19 @@ fn stack_of_token(token: &str) -> Option<Situation> {
     {
         return Some(Situation::Diffusion);
     }
-    STACKS
-        .iter()
-        .find(|(_, markers)| markers.contains(&token))
-        .map(|(situation, _)| *situation)
+    STACK_OF_MARKER.get(token).copied()
 }
+
+/// Each marker of [`STACKS`] and its stack (the first that lists it).
+static STACK_OF_MARKER: LazyLock<HashMap<&'static str, Situation>> = LazyLock::new(|| {
+    let mut stacks = HashMap::new();
+    for (situation, markers) in STACKS {
+        for marker in *markers {
+            stacks.entry(*marker).or_insert(*situation);
+        }
+    }
+    stacks
+});
 
 /// The stack with the most distinct markers in `lower`, if any (ties: the earlier in
 /// [`STACKS`], the more specific).
@@ -469,15 +478,22 @@ fn inference_in(parsed: &Parsed, lower: &str) -> bool {
             }
         }
     }
-    for word in WORD
-        .find_iter(lower)
-        .map(|m| without_arabic_article(m.as_str()))
-    {
+    let mut count = |word: &str| {
+        let word = without_arabic_article(word);
         if INFERENCE_WORDS.contains(&word) {
             inference += 1;
         } else if TRAINING_WORDS.contains(&word) {
             training += 1;
         }
+    };
+    if lower.is_ascii() {
+        // What `WORD` finds in ASCII text (most pastes): runs of letters and digits.
+        lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .for_each(&mut count);
+    } else {
+        WORD.find_iter(lower).for_each(|m| count(m.as_str()));
     }
     inference += INFERENCE_SUBSTRINGS
         .iter()
