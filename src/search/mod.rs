@@ -29,7 +29,7 @@ mod synonyms;
 mod vocabulary;
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 
 use arc_swap::ArcSwap;
@@ -457,10 +457,11 @@ impl Engine {
     /// The `max` most telling distinct terms of `tokens`: only terms some article has, the
     /// rarest across articles first (ties in text order).
     fn known_terms(&self, analyzer: &'static str, tokens: Vec<String>, max: usize) -> Vec<String> {
-        let mut seen = BTreeSet::new();
-        let mut terms: Vec<(u32, usize, String)> = tokens
-            .into_iter()
-            .filter(|t| seen.insert(t.clone()))
+        let mut seen = HashSet::new();
+        let mut terms: Vec<(u32, usize, &str)> = tokens
+            .iter()
+            .map(String::as_str)
+            .filter(|t| seen.insert(*t))
             .enumerate()
             .filter_map(|(position, term)| {
                 let frequency = self.index.article_frequency(analyzer, &term);
@@ -478,7 +479,7 @@ impl Engine {
         terms
             .into_iter()
             .take(max)
-            .map(|(_, _, term)| term)
+            .map(|(_, _, term)| term.to_owned())
             .collect()
     }
 
