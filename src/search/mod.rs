@@ -141,8 +141,12 @@ pub struct Engine {
     /// Per snippet source (an article's summary, or one of its sections' text, by article
     /// id, language and section id), the words of its lines as the article's analyzer reads
     /// them: analyzed once, when a result first shows it.
-    snippet_words: HashMap<(String, Lang, String), OnceLock<Vec<Vec<String>>>>,
+    snippet_words: HashMap<SnippetSource, OnceLock<Vec<Vec<String>>>>,
 }
+
+/// An article's summary (empty section id) or one of its sections: article id, language,
+/// section id.
+type SnippetSource = (String, Lang, String);
 
 /// The analyzed terms of a query, per field family, each with the weight of its clauses.
 struct QueryTerms {
@@ -464,7 +468,7 @@ impl Engine {
             .filter(|t| seen.insert(*t))
             .enumerate()
             .filter_map(|(position, term)| {
-                let frequency = self.index.article_frequency(analyzer, &term);
+                let frequency = self.index.article_frequency(analyzer, term);
                 (frequency > 0).then_some((frequency, position, term))
             })
             .collect();
