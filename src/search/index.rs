@@ -11,6 +11,7 @@ use tantivy::schema::{FAST, Field, IndexRecordOption, Schema, TextFieldIndexing,
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument};
 
 use super::analyzers;
+use super::postings::PostingsIndex;
 use super::vocabulary::Vocabulary;
 use crate::content::Library;
 use crate::i18n::Lang;
@@ -36,6 +37,14 @@ impl Fields {
 
     pub fn body(&self, lang: Lang) -> Field {
         self.body[slot(lang)]
+    }
+
+    /// Every field a query's terms are looked up in.
+    fn text_fields(&self) -> Vec<Field> {
+        let mut fields = self.title.to_vec();
+        fields.extend(self.body);
+        fields.extend([self.code, self.errors]);
+        fields
     }
 }
 
@@ -96,8 +105,10 @@ pub struct BuiltIndex {
     /// For every term each analyzer produced while indexing, the number of articles that
     /// hold it. A query keeps only terms found here, rarest first: a pasted log holds
     /// hundreds of words, most in no article or in every article, and each clause costs a
-    /// dictionary lookup and a scorer.
+    /// lookup and a walk over its postings.
     pub vocabulary: HashMap<&'static str, Vocabulary>,
+    /// The postings of every text field, for scoring queries without tantivy's scorers.
+    pub postings: PostingsIndex,
 }
 
 impl BuiltIndex {
@@ -185,8 +196,10 @@ pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
         .reader_builder()
         .reload_policy(ReloadPolicy::Manual)
         .try_into()?;
+    let postings = PostingsIndex::read(&reader.searcher(), &fields.text_fields())?;
     Ok(BuiltIndex {
         reader,
+        postings,
         fields,
         docs,
         vocabulary: vocabulary

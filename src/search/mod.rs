@@ -3,7 +3,8 @@
 //! One [`Engine`] per content snapshot: the tantivy index of the library (one reader for the
 //! process, a searcher per request), the error-signature matcher, and the ranking that joins
 //! them with what the traceback parser read from the paste. Pasted text never reaches
-//! tantivy's query parser: queries are built term by term from analyzed tokens.
+//! tantivy's query parser: queries are scored term by term from analyzed tokens, over the
+//! index's postings held in memory (see `postings`).
 //!
 //! Ranking, per article group:
 //! `score = 10 × text / best_text + signatures + 16 × (group named by the situation)`, where
@@ -23,20 +24,18 @@ pub mod confidence;
 pub mod feedback;
 mod fixes;
 mod index;
+mod postings;
 mod signatures;
 mod synonyms;
 mod vocabulary;
 
-use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::{Arc, OnceLock};
 
 use arc_swap::ArcSwap;
 
 use serde::Serialize;
-use tantivy::Term;
-use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
 
 pub use confidence::{AnswerState, Evidence};
 pub use feedback::{feedback_factor, helpful_share};
@@ -142,7 +141,15 @@ pub struct Engine {
     synonyms: Synonyms,
     /// Per group, the factor its feedback applies to its score (absent: 1).
     feedback: ArcSwap<HashMap<String, f32>>,
+    /// Per snippet source (an article's summary, or one of its sections' text, by article
+    /// id, language and section id), the words of its lines as the article's analyzer reads
+    /// them: analyzed once, when a result first shows it.
+    snippet_words: HashMap<SnippetSource, OnceLock<Vec<Vec<String>>>>,
 }
+
+/// An article's summary (empty section id) or one of its sections: article id, language,
+/// section id.
+type SnippetSource = (String, Lang, String);
 
 /// The analyzed terms of a query, per field family, each with the weight of its clauses.
 struct QueryTerms {
@@ -155,12 +162,21 @@ impl Engine {
         let index = index::build(&library)?;
         let signatures = Signatures::new(&library);
         let synonyms = Synonyms::new(&library);
+        let mut snippet_words = HashMap::new();
+        for article in library.articles() {
+            let sections = article.sections.iter().map(|s| s.id.clone());
+            for section in std::iter::once(String::new()).chain(sections) {
+                let key = (article.id.clone(), article.lang, section);
+                snippet_words.insert(key, OnceLock::new());
+            }
+        }
         Ok(Engine {
             library,
             index,
             signatures,
             synonyms,
             feedback: ArcSwap::default(),
+            snippet_words,
         })
     }
 
@@ -262,7 +278,7 @@ impl Engine {
         let best_text = group_text.values().copied().fold(0.0_f32, f32::max);
         let feedback = self.feedback.load();
 
-        let mut groups: BTreeSet<&str> = group_text.keys().map(String::as_str).collect();
+        let mut groups: BTreeSet<&str> = group_text.keys().copied().collect();
         groups.extend(signature_scores.keys().map(String::as_str));
         groups.extend(situation_group.filter(|g| !self.library.translations(g).is_empty()));
         groups.extend(
@@ -344,47 +360,38 @@ impl Engine {
     fn text_scores(
         &self,
         terms: &QueryTerms,
-    ) -> (HashMap<String, f32>, HashMap<String, HashMap<String, f32>>) {
-        let mut group_text: HashMap<String, f32> = HashMap::new();
-        let mut section_scores: HashMap<String, HashMap<String, f32>> = HashMap::new();
-        let Some(query) = self.build_query(terms) else {
+    ) -> (HashMap<&str, f32>, HashMap<&str, HashMap<&str, f32>>) {
+        let mut group_text: HashMap<&str, f32> = HashMap::new();
+        let mut section_scores: HashMap<&str, HashMap<&str, f32>> = HashMap::new();
+        let top = self.query_scores(terms).top(CANDIDATE_DOCS);
+        if top.is_empty() {
             return (group_text, section_scores);
-        };
+        }
         let searcher = self.index.reader.searcher();
-        let top = match searcher.search(
-            &query,
-            &TopDocs::with_limit(CANDIDATE_DOCS).order_by_score(),
-        ) {
-            Ok(top) => top,
-            Err(error) => {
-                tracing::error!(%error, "search failed");
-                return (group_text, section_scores);
-            }
-        };
         let mut columns = HashMap::new();
-        for (score, address) in top {
-            let column = columns.entry(address.segment_ord).or_insert_with(|| {
+        for (score, (segment_ord, doc_id)) in top {
+            let column = columns.entry(segment_ord).or_insert_with(|| {
                 searcher
-                    .segment_reader(address.segment_ord)
+                    .segment_reader(segment_ord)
                     .fast_fields()
                     .u64(index::ORD_FIELD)
                     .ok()
             });
             let Some(doc) = column
                 .as_ref()
-                .and_then(|c| c.first(address.doc_id))
+                .and_then(|c| c.first(doc_id))
                 .and_then(|ord| self.index.docs.get(ord as usize))
             else {
                 continue;
             };
             if doc.section.is_empty() {
-                let best = group_text.entry(doc.group.clone()).or_insert(0.0);
+                let best = group_text.entry(&doc.group).or_insert(0.0);
                 *best = best.max(score);
             } else {
                 let best = section_scores
-                    .entry(doc.group.clone())
+                    .entry(&doc.group)
                     .or_default()
-                    .entry(doc.section.clone())
+                    .entry(&doc.section)
                     .or_insert(0.0);
                 *best = best.max(score);
             }
@@ -392,20 +399,22 @@ impl Engine {
         (group_text, section_scores)
     }
 
-    fn build_query(&self, terms: &QueryTerms) -> Option<BooleanQuery> {
+    /// The BM25 of every document for the query: each term in the title (boosted) and body of
+    /// its language, each code term in the error signatures and the code.
+    fn query_scores(&self, terms: &QueryTerms) -> postings::Scores<'_> {
         let fields = self.index.fields;
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut scores = self.index.postings.scorer();
         for (lang, words) in &terms.prose {
             for (term, weight) in words {
-                clauses.push(term_clause(fields.title(*lang), term, TITLE_BOOST * weight));
-                clauses.push(term_clause(fields.body(*lang), term, *weight));
+                scores.add(fields.title(*lang), term, TITLE_BOOST * weight);
+                scores.add(fields.body(*lang), term, *weight);
             }
         }
         for term in &terms.code {
-            clauses.push(term_clause(fields.errors, term, 1.5));
-            clauses.push(term_clause(fields.code, term, 0.5));
+            scores.add(fields.errors, term, 1.5);
+            scores.add(fields.code, term, 0.5);
         }
-        (!clauses.is_empty()).then(|| BooleanQuery::new(clauses))
+        scores
     }
 
     /// Analyzes the query once: the terms of each prose language and of the code fields.
@@ -468,13 +477,14 @@ impl Engine {
     /// The `max` most telling distinct terms of `tokens`: only terms some article has, the
     /// rarest across articles first (ties in text order).
     fn known_terms(&self, analyzer: &'static str, tokens: Vec<String>, max: usize) -> Vec<String> {
-        let mut seen = BTreeSet::new();
-        let mut terms: Vec<(u32, usize, String)> = tokens
-            .into_iter()
-            .filter(|t| seen.insert(t.clone()))
+        let mut seen = HashSet::new();
+        let mut terms: Vec<(u32, usize, &str)> = tokens
+            .iter()
+            .map(String::as_str)
+            .filter(|t| seen.insert(*t))
             .enumerate()
             .filter_map(|(position, term)| {
-                let frequency = self.index.article_frequency(analyzer, &term);
+                let frequency = self.index.article_frequency(analyzer, term);
                 (frequency > 0).then_some((frequency, position, term))
             })
             .collect();
@@ -489,8 +499,29 @@ impl Engine {
         terms
             .into_iter()
             .take(max)
-            .map(|(_, _, term)| term)
+            .map(|(_, _, term)| term.to_owned())
             .collect()
+    }
+
+    /// The analyzed words of each snippet line of `text`, the summary (`section` empty) or a
+    /// section of `article`.
+    fn snippet_words(
+        &self,
+        article: &Article,
+        section: &str,
+        text: &str,
+    ) -> Cow<'_, [Vec<String>]> {
+        let analyze = || {
+            let analyzer = prose_analyzer(article.lang);
+            snippet_lines(text)
+                .map(|line| analyzers::analyze_limited(analyzer, line, 200))
+                .collect()
+        };
+        let key = (article.id.clone(), article.lang, section.to_owned());
+        match self.snippet_words.get(&key) {
+            Some(cached) => Cow::Borrowed(cached.get_or_init(analyze)),
+            None => Cow::Owned(analyze()),
+        }
     }
 
     fn hit(
@@ -503,10 +534,12 @@ impl Engine {
         display_terms: &[String],
     ) -> Hit {
         let url = article.url();
-        let snippet_source = section
-            .map(|s| s.text.as_str())
-            .filter(|t| !t.is_empty())
-            .unwrap_or(&article.summary);
+        let shown = section.filter(|s| !s.text.is_empty());
+        let snippet_source = shown.map_or(article.summary.as_str(), |s| s.text.as_str());
+        // A query with no words in the result's language picks no line by its words.
+        let words = (!display_terms.is_empty()).then(|| {
+            self.snippet_words(article, shown.map_or("", |s| s.id.as_str()), snippet_source)
+        });
         Hit {
             id: article.id.clone(),
             lang: article.lang,
@@ -522,7 +555,7 @@ impl Engine {
                 url: format!("{url}#{}", s.id),
                 markdown: s.markdown.clone(),
             }),
-            snippet: snippet(snippet_source, article.lang, display_terms),
+            snippet: snippet(snippet_source, words.as_deref(), display_terms),
             translations: self
                 .library
                 .translations(&article.id)
@@ -548,23 +581,12 @@ fn written_in_script_of(term: &str, lang: Lang) -> bool {
     }
 }
 
-fn term_clause(field: tantivy::schema::Field, text: &str, boost: f32) -> (Occur, Box<dyn Query>) {
-    let query = TermQuery::new(
-        Term::from_field_text(field, text),
-        IndexRecordOption::WithFreqs,
-    );
-    (
-        Occur::Should,
-        Box::new(BoostQuery::new(Box::new(query), boost)),
-    )
-}
-
 /// The section that holds the fix: the situation's own section when the figures name one,
 /// else the best-matching `fix-…` section close to the best match, else the best match, else
 /// the first fix.
 fn choose_section<'a>(
     article: &'a Article,
-    scores: Option<&HashMap<String, f32>>,
+    scores: Option<&HashMap<&str, f32>>,
     preferred: Option<&str>,
 ) -> Option<&'a crate::content::Section> {
     if let Some(section) = preferred.and_then(|id| article.section(id)) {
@@ -591,22 +613,22 @@ fn choose_section<'a>(
     }
 }
 
-/// The line of `text` sharing the most query terms, cut to a readable length.
-fn snippet(text: &str, lang: Lang, terms: &[String]) -> String {
-    let analyzer = prose_analyzer(lang);
-    let weigh = !terms.is_empty();
-    let best = text
-        .lines()
+/// The lines of `text` weighed for its snippet.
+fn snippet_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
         .filter(|l| !l.trim().is_empty())
         .take(SNIPPET_LINES)
+}
+
+/// The line of `text` sharing the most query terms, cut to a readable length. `words`: the
+/// analyzed words of each of its [`snippet_lines`] (none: the first line).
+fn snippet(text: &str, words: Option<&[Vec<String>]>, terms: &[String]) -> String {
+    let best = snippet_lines(text)
         .enumerate()
-        .max_by_key(|(index, line)| {
-            let shared = if weigh {
-                let words = analyzers::analyze_limited(analyzer, line, 200);
-                words.iter().filter(|w| terms.contains(w)).count()
-            } else {
-                0
-            };
+        .max_by_key(|(index, _)| {
+            let shared = words
+                .and_then(|words| words.get(*index))
+                .map_or(0, |line| line.iter().filter(|w| terms.contains(w)).count());
             (shared, std::cmp::Reverse(*index))
         })
         .map(|(_, line)| line)

@@ -96,12 +96,23 @@ pub(super) fn is_killed_line(text: &str) -> bool {
 
 /// Whether one line shows the keywords of `kind` (a line an error of that family is printed on).
 pub(super) fn line_shows(kind: ErrorKind, text: &str) -> bool {
+    line_shows_lowered(kind, text, &squash_lower(text))
+}
+
+/// Whether one line shows the keywords of any of `kinds` (the line squashed once for all).
+pub(super) fn line_shows_any(kinds: &[ErrorKind], text: &str) -> bool {
     let lower = squash_lower(text);
+    kinds
+        .iter()
+        .any(|&kind| line_shows_lowered(kind, text, &lower))
+}
+
+fn line_shows_lowered(kind: ErrorKind, text: &str, lower: &str) -> bool {
     match kind {
-        ErrorKind::MpsOom => MPS_OOM.is_match(&lower),
-        ErrorKind::CudaOom => CUDA_OOM.is_match(&lower),
-        ErrorKind::CpuOom => CPU_OOM.is_match(&lower) || is_killed_line(text),
-        ErrorKind::CudaError => CUDA_ERROR.is_match(&lower) || is_kernel_assert_line(text),
+        ErrorKind::MpsOom => MPS_OOM.is_match(lower),
+        ErrorKind::CudaOom => CUDA_OOM.is_match(lower),
+        ErrorKind::CpuOom => CPU_OOM.is_match(lower) || is_killed_line(text),
+        ErrorKind::CudaError => CUDA_ERROR.is_match(lower) || is_kernel_assert_line(text),
         ErrorKind::PythonException | ErrorKind::Unknown => false,
     }
 }

@@ -19,7 +19,7 @@
 //! assumes both token starts and ends never decrease, which nested spans would break (it
 //! slices out of range). So a hit on `memory` highlights all of `torch.OutOfMemoryError`.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 use unicode_normalization::char::is_combining_mark;
@@ -106,7 +106,7 @@ impl CodeStream<'_> {
                     .map(|(s_from, s_to)| (p_from + s_from, p_from + s_to)),
             );
         }
-        let mut seen = HashSet::new();
+        // `pending` holds this whole's tokens only: it is empty when the next whole is read.
         for (s_from, s_to) in spans {
             let Some(raw) = whole.get(s_from..s_to) else {
                 continue;
@@ -116,10 +116,12 @@ impl CodeStream<'_> {
             }
             let text = base_fold(raw);
             // A part equal to the whole or to an earlier part adds nothing.
-            if text.is_empty() || char_len(&text) > MAX_CODE_TOKEN_CHARS || seen.contains(&text) {
+            if text.is_empty()
+                || char_len(&text) > MAX_CODE_TOKEN_CHARS
+                || self.pending.iter().any(|token| token.text == text)
+            {
                 continue;
             }
-            seen.insert(text.clone());
             self.pending.push_back(Token {
                 offset_from: from,
                 offset_to: to,

@@ -78,6 +78,11 @@ impl<S: TokenStream, R: Rewrite> TokenStream for RewriteStream<'_, S, R> {
 /// chain. NFKC unfolds Arabic presentation forms and lam-alef ligatures, full-width Latin and
 /// `ﬁ`-style ligatures, and splits Devanagari nukta letters (क़ → क + ़) for the Hindi rules.
 pub fn base_fold(text: &str) -> String {
+    // NFKC leaves ASCII as it is, and no ASCII character is invisible or a non-ASCII digit:
+    // most tokens (code, English, Latin words in any text) take this path.
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
     let mut out = String::with_capacity(text.len());
     for c in text.nfkc() {
         if is_invisible(c) {
