@@ -104,6 +104,15 @@ fn gib(bytes: u64) -> String {
     format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
 }
 
+/// Peak allocated, reserved, what nvidia-smi shows, and the GPU's memory, one line each.
+fn print_totals(bytes: [u64; 4], out: &mut impl Write) -> std::io::Result<()> {
+    let names = ["peak allocated", "reserved", "nvidia-smi", "GPU memory"];
+    for (name, bytes) in names.into_iter().zip(bytes) {
+        writeln!(out, "{name:<16}{:>11}", gib(bytes))?;
+    }
+    Ok(())
+}
+
 fn print_components(
     components: &[estimator::Component],
     out: &mut impl Write,
@@ -138,15 +147,15 @@ fn print_transformer(e: &LlmEstimate, out: &mut impl Write) -> std::io::Result<(
         if e.gpus == 1 { "" } else { "s" }
     )?;
     print_components(&e.components, out)?;
-    let rows = [
-        ("peak allocated", e.peak_allocated_bytes),
-        ("reserved", e.reserved_bytes),
-        ("nvidia-smi", e.nvidia_smi_bytes),
-        ("GPU memory", e.gpu_memory_bytes),
-    ];
-    for (name, bytes) in rows {
-        writeln!(out, "{name:<16}{:>11}", gib(bytes))?;
-    }
+    print_totals(
+        [
+            e.peak_allocated_bytes,
+            e.reserved_bytes,
+            e.nvidia_smi_bytes,
+            e.gpu_memory_bytes,
+        ],
+        out,
+    )?;
     if e.host_memory_bytes > 0 {
         writeln!(out, "host RAM: {}", gib(e.host_memory_bytes))?;
     }
@@ -188,15 +197,15 @@ fn print_table(e: &Estimate, out: &mut impl Write) -> std::io::Result<()> {
     )?;
     writeln!(out, "peak during {}:", e.peak_phase.replace('_', " "))?;
     print_components(&e.components, out)?;
-    let rows = [
-        ("peak allocated", e.peak_allocated_bytes),
-        ("reserved", e.reserved_bytes),
-        ("nvidia-smi", e.nvidia_smi_bytes),
-        ("GPU memory", e.gpu_memory_bytes),
-    ];
-    for (name, bytes) in rows {
-        writeln!(out, "{name:<16}{:>11}", gib(bytes))?;
-    }
+    print_totals(
+        [
+            e.peak_allocated_bytes,
+            e.reserved_bytes,
+            e.nvidia_smi_bytes,
+            e.gpu_memory_bytes,
+        ],
+        out,
+    )?;
     writeln!(
         out,
         "largest allocation: {} ({})",

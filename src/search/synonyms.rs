@@ -97,23 +97,21 @@ impl Synonyms {
         let Some(by_first) = self.phrases.get(&lang) else {
             return found;
         };
-        let unglued: Vec<Option<String>> = terms
-            .iter()
-            .map(|term| {
-                (lang == Lang::Ar)
-                    .then(|| without_proclitic(term))
-                    .flatten()
-            })
-            .collect();
-        let term_at = |position: usize, wanted: &String| {
-            terms.get(position) == Some(wanted)
-                || unglued.get(position).and_then(Option::as_ref) == Some(wanted)
+        // Only Arabic glues prepositions to words; other languages read the terms as they are.
+        let unglued: Vec<Option<String>> = if lang == Lang::Ar {
+            terms.iter().map(|term| without_proclitic(term)).collect()
+        } else {
+            Vec::new()
         };
-        for start in 0..terms.len() {
+        let unglued_at = |position: usize| unglued.get(position).and_then(Option::as_ref);
+        let term_at = |position: usize, wanted: &String| {
+            terms.get(position) == Some(wanted) || unglued_at(position) == Some(wanted)
+        };
+        for (start, term) in terms.iter().enumerate() {
             let candidates = by_first
-                .get(&terms[start])
+                .get(term)
                 .into_iter()
-                .chain(unglued[start].as_ref().and_then(|u| by_first.get(u)))
+                .chain(unglued_at(start).and_then(|u| by_first.get(u)))
                 .flatten();
             for phrase in candidates {
                 let whole = phrase

@@ -17,6 +17,16 @@ fn seed_paste() -> String {
     std::fs::read_to_string(repo_path("eval/seed-oom-example.txt")).expect("seed example")
 }
 
+/// The diagnosis's sentences.
+fn explanation_of(diagnosis: &Value) -> Vec<&str> {
+    diagnosis["explanation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 async fn match_text(text: &str, lang: &str) -> Value {
     let reply = post_json(
         &CATALOG,
@@ -56,12 +66,7 @@ async fn seed_traceback_gets_the_training_article_in_french_with_its_figures() {
             .iter()
             .any(|f| f["function"] == "estimate_loss" && f["line"] == 224)
     );
-    let explanation: Vec<&str> = diagnosis["explanation"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let explanation = explanation_of(diagnosis);
     assert!(
         explanation.iter().any(|s| s.contains("6,14\u{a0}Gio")),
         "{explanation:?}"
@@ -453,12 +458,7 @@ ValueError: The model's max seq len (131072) is larger than the maximum number o
         "{url}"
     );
     assert!(url.contains("gpu_memory_gib=39.5"), "{url}");
-    let explanation: Vec<&str> = diagnosis["explanation"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let explanation = explanation_of(diagnosis);
     // 131,072 tokens × 131,072 bytes = 16 GiB for one sequence, which does not fit next
     // to 15 GiB of weights on a 39.5 GiB card at 90 %.
     assert!(
