@@ -2,6 +2,8 @@
 //! Latin-script text. Code and error text inside an article are English, so a text counts as
 //! Arabic or Hindi well below half of its letters.
 
+use std::sync::LazyLock;
+
 use super::Lang;
 
 /// Share of letters in Arabic or Devanagari script above which the script decides.
@@ -19,6 +21,10 @@ const HINGLISH_WORDS: &[&str] = &[
 ];
 /// Share of a Latin text's words that must be Hinglish grammar words.
 const HINGLISH_SHARE: f64 = 0.2;
+
+static ENGLISH_OR_FRENCH: LazyLock<whatlang::Detector> = LazyLock::new(|| {
+    whatlang::Detector::with_allowlist(vec![whatlang::Lang::Eng, whatlang::Lang::Fra])
+});
 
 pub fn detect_language(text: &str) -> Option<Lang> {
     let (mut arabic, mut devanagari, mut letters) = (0usize, 0usize, 0usize);
@@ -50,10 +56,16 @@ pub fn detect_language(text: &str) -> Option<Lang> {
     }
     // whatlang's trigram count grows with the text; a thousand letters decide as well.
     let sample: String = text.chars().take(1_000).collect();
-    match whatlang::detect_lang(&sample)? {
-        whatlang::Lang::Fra => Some(Lang::Fr),
+    // Scoring every Latin-script language was most of the cost of reading a paste, and most
+    // pastes are English: French weighed against English alone settles those. French must
+    // still beat every language, as before (Catalan or Latin readings of code are no French).
+    match ENGLISH_OR_FRENCH.detect_lang(&sample)? {
         whatlang::Lang::Eng => Some(Lang::En),
-        _ => None,
+        _ => match whatlang::detect_lang(&sample)? {
+            whatlang::Lang::Fra => Some(Lang::Fr),
+            whatlang::Lang::Eng => Some(Lang::En),
+            _ => None,
+        },
     }
 }
 
@@ -68,8 +80,7 @@ fn is_hinglish(text: &str) -> bool {
         .take(400)
     {
         words += 1;
-        let lower = word.to_ascii_lowercase();
-        if let Some(&known) = HINGLISH_WORDS.iter().find(|&&w| w == lower)
+        if let Some(&known) = HINGLISH_WORDS.iter().find(|w| w.eq_ignore_ascii_case(word))
             && !found.contains(&known)
         {
             found.push(known);

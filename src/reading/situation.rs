@@ -4,7 +4,7 @@
 //! The catalog ids are part of the contract (CONTRACT.md), so the mapping from a
 //! situation to its group lives here, in one table, rather than in article metadata.
 
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -234,8 +234,8 @@ fn stack_of_token(token: &str) -> Option<Situation> {
 /// Each marker of [`STACKS`] and its stack (the first that lists it), with `-` written `_`:
 /// a package is `text_generation_server` in paths and `text-generation-server` on the
 /// command line.
-static STACK_OF_MARKER: LazyLock<HashMap<String, Situation>> = LazyLock::new(|| {
-    let mut stacks = HashMap::new();
+static STACK_OF_MARKER: LazyLock<FxHashMap<String, Situation>> = LazyLock::new(|| {
+    let mut stacks = FxHashMap::default();
     for (situation, markers) in STACKS {
         for marker in *markers {
             stacks.entry(marker.replace('-', "_")).or_insert(*situation);
@@ -420,6 +420,13 @@ const INFERENCE_WORDS: &[&str] = &[
     "मूल्यांकन",
     "वैलिडेशन",
 ];
+/// [`INFERENCE_WORDS`] and [`TRAINING_WORDS`] as sets: every word of a paste is looked up.
+static PHASE_WORDS: LazyLock<(FxHashSet<&str>, FxHashSet<&str>)> = LazyLock::new(|| {
+    (
+        INFERENCE_WORDS.iter().copied().collect(),
+        TRAINING_WORDS.iter().copied().collect(),
+    )
+});
 const INFERENCE_SUBSTRINGS: &[&str] = &["推理", "验证", "测试", "生成", "预测"];
 const TRAINING_WORDS: &[&str] = &[
     "train",
@@ -519,9 +526,9 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
     }
     let mut count = |word: &str| {
         let word = without_arabic_article(word);
-        if INFERENCE_WORDS.contains(&word) {
+        if PHASE_WORDS.0.contains(word) {
             evidence.inference += 1;
-        } else if TRAINING_WORDS.contains(&word) {
+        } else if PHASE_WORDS.1.contains(word) {
             evidence.training += 1;
         }
     };

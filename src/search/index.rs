@@ -7,6 +7,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rustc_hash::FxHashMap;
+
 use tantivy::schema::{FAST, Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument};
 
@@ -138,7 +140,7 @@ pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
         });
         docs.len() as u64 - 1
     };
-    let mut vocabulary: HashMap<&'static str, HashMap<String, u32>> = HashMap::new();
+    let mut vocabulary: HashMap<&'static str, FxHashMap<String, u32>> = HashMap::new();
     for article in library.articles() {
         let lang = article.lang;
         let prose = prose_analyzer(lang);

@@ -30,7 +30,9 @@ mod synonyms;
 mod vocabulary;
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
+
+use rustc_hash::FxHashSet;
 use std::sync::{Arc, OnceLock};
 
 use arc_swap::ArcSwap;
@@ -477,7 +479,7 @@ impl Engine {
     /// The `max` most telling distinct terms of `tokens`: only terms some article has, the
     /// rarest across articles first (ties in text order).
     fn known_terms(&self, analyzer: &'static str, tokens: Vec<String>, max: usize) -> Vec<String> {
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         let mut terms: Vec<(u32, usize, &str)> = tokens
             .iter()
             .map(String::as_str)

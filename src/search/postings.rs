@@ -14,6 +14,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::Postings as _;
 use tantivy::schema::{Field, IndexRecordOption};
@@ -34,7 +36,7 @@ struct TermPostings {
 
 /// Every term of every indexed text field, with its postings.
 pub struct PostingsIndex {
-    terms: HashMap<Field, HashMap<Box<str>, TermPostings>>,
+    terms: HashMap<Field, FxHashMap<Box<str>, TermPostings>>,
     /// Documents in the index; a document's position counts segments in the searcher's order.
     doc_count: usize,
     /// Per position, the document's address (segment, doc id).

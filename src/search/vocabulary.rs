@@ -1,7 +1,7 @@
 //! The terms one analyzer produced from the whole library: how many articles hold each, and
 //! which known term a mistyped word most likely meant.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Words shorter than this are not corrected: one edit turns a short word into another
 /// real word too often (`batch` ↔ `match`, `cache` ↔ `cached` are already five).
@@ -12,15 +12,15 @@ type Spelling = (Box<[char]>, usize);
 
 #[derive(Default)]
 pub struct Vocabulary {
-    articles: HashMap<String, u32>,
+    articles: FxHashMap<String, u32>,
     /// Terms by their length in characters, for the typo lookup.
-    by_length: HashMap<usize, Vec<Spelling>>,
+    by_length: FxHashMap<usize, Vec<Spelling>>,
     terms: Vec<(String, u32)>,
 }
 
 impl Vocabulary {
     /// `articles`: for each term, the number of articles that hold it.
-    pub fn new(articles: HashMap<String, u32>) -> Self {
+    pub fn new(articles: FxHashMap<String, u32>) -> Self {
         let mut terms: Vec<(String, u32)> = articles
             .iter()
             .filter(|(term, _)| term.chars().count() + 1 >= MIN_TYPO_CHARS)
@@ -28,7 +28,7 @@ impl Vocabulary {
             .collect();
         // Sorted so that ties in the typo lookup always resolve the same way.
         terms.sort_unstable();
-        let mut by_length: HashMap<usize, Vec<Spelling>> = HashMap::new();
+        let mut by_length: FxHashMap<usize, Vec<Spelling>> = FxHashMap::default();
         for (position, (term, _)) in terms.iter().enumerate() {
             let chars: Box<[char]> = term.chars().collect();
             by_length

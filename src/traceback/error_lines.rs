@@ -11,7 +11,7 @@ use super::normalize::Line;
 use super::template::message_template;
 use super::{ErrorKind, MAX_ERROR_LINE_CHARS, MAX_ERROR_LINES};
 use regex::Regex;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::sync::LazyLock;
 
 /// Notable lines kept whole (the kernel or watchdog context is the distinctive part).
@@ -123,8 +123,8 @@ pub(super) fn collect(
 #[derive(Default)]
 struct Collected {
     lines: Vec<String>,
-    seen: HashSet<String>,
-    seen_raw: HashSet<String>,
+    seen: FxHashSet<String>,
+    seen_raw: FxHashSet<String>,
     attempts: usize,
 }
 

@@ -11,7 +11,7 @@
 //! and a leading و that belongs to the root can be cut (وحدة → حد), as in Lucene.
 //! Latin words inside Arabic text (CUDA, batch_size) are only lowercased.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::sync::LazyLock;
 
 use tantivy::tokenizer::Token;
@@ -37,7 +37,7 @@ impl Rewrite for ArabicRewrite {
     }
 }
 
-static STOP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+static STOP_WORDS: LazyLock<FxHashSet<String>> = LazyLock::new(|| {
     stopwords::ARABIC
         .split_whitespace()
         .map(normalize)

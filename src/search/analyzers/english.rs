@@ -3,7 +3,7 @@
 //! Porter2 removes the possessive (`model's` → `model`); curly apostrophes are read as
 //! straight ones first so both spellings meet.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::sync::LazyLock;
 
 use tantivy::tokenizer::Token;
@@ -29,7 +29,7 @@ impl Rewrite for EnglishRewrite {
     }
 }
 
-static STOP_WORDS: LazyLock<HashSet<String>> =
+static STOP_WORDS: LazyLock<FxHashSet<String>> =
     LazyLock::new(|| stopwords::ENGLISH.split_whitespace().map(fold).collect());
 
 static STEMMER: LazyLock<frostem::Stemmer> =

@@ -10,7 +10,7 @@
 //!
 //! Limits: verb conjugations outside Snowball's suffix lists (réduisez / réduire) stay apart.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::sync::LazyLock;
 
 use tantivy::tokenizer::Token;
@@ -45,7 +45,7 @@ impl Rewrite for FrenchRewrite {
     }
 }
 
-static STOP_WORDS: LazyLock<HashSet<String>> =
+static STOP_WORDS: LazyLock<FxHashSet<String>> =
     LazyLock::new(|| stopwords::FRENCH.split_whitespace().map(fold).collect());
 
 static STEMMER: LazyLock<frostem::Stemmer> =

@@ -17,7 +17,7 @@
 //! The suffix list was measured against frostem's Hindi algorithm (the same Ramanathan & Rao
 //! rules, applied before folding): see `own_stemmer_conflates_more_groups_than_frostem`.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::sync::LazyLock;
 
 use tantivy::tokenizer::Token;
@@ -45,7 +45,7 @@ impl Rewrite for HindiRewrite {
     }
 }
 
-static STOP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+static STOP_WORDS: LazyLock<FxHashSet<String>> = LazyLock::new(|| {
     stopwords::HINDI
         .split_whitespace()
         .map(normalize_spelling)
