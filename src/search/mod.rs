@@ -203,7 +203,9 @@ impl Engine {
     /// The result ids do not depend on `lang`; only the language they are shown in does.
     pub fn match_paste(&self, text: &str, lang: Lang, limit: usize) -> MatchOutcome {
         let reading = Reading::paste(text, lang);
-        let terms = self.query_terms(&reading, self.prose_tokens(&reading), &[]);
+        // A paste's terms count once each, so its repeated words are analyzed once.
+        let tokens = self.prose_tokens(&reading, analyzers::analyze_distinct);
+        let terms = self.query_terms(&reading, tokens, &[]);
         let (answer, results) = self.rank(&reading, terms, &[], lang, limit);
         MatchOutcome {
             answer,
@@ -219,7 +221,8 @@ impl Engine {
         let reading = Reading::query(query, lang);
         // The typed words analysed once: the glossary concepts they name tell the situation
         // (through their English names) and widen the query (through the articles' words).
-        let tokens = self.prose_tokens(&reading);
+        // Glossary phrases are read in sequence: every token, repeats included.
+        let tokens = self.prose_tokens(&reading, analyzers::analyze_limited);
         let concepts: Vec<Found> = tokens
             .iter()
             .map(|(lang, tokens)| self.synonyms.find(*lang, tokens))
@@ -241,14 +244,19 @@ impl Engine {
         }
     }
 
-    /// The words of the reading's prose, as each of its languages' analyzers reads them.
-    fn prose_tokens(&self, reading: &Reading<'_>) -> Vec<(Lang, Vec<String>)> {
+    /// The words of the reading's prose, as each of its languages' analyzers reads them
+    /// (`analyze`: every token, or each distinct one).
+    fn prose_tokens(
+        &self,
+        reading: &Reading<'_>,
+        analyze: fn(&str, &str, usize) -> Vec<String>,
+    ) -> Vec<(Lang, Vec<String>)> {
         reading
             .prose_langs
             .iter()
             .map(|&lang| {
                 let analyzer = prose_analyzer(lang);
-                let tokens = analyzers::analyze_limited(analyzer, &reading.prose, MAX_QUERY_TOKENS);
+                let tokens = analyze(analyzer, &reading.prose, MAX_QUERY_TOKENS);
                 (lang, tokens)
             })
             .collect()
@@ -470,7 +478,7 @@ impl Engine {
             prose,
             code: self.known_terms(
                 analyzers::CODE,
-                analyzers::analyze_limited(analyzers::CODE, &reading.code, MAX_QUERY_TOKENS),
+                analyzers::analyze_distinct(analyzers::CODE, &reading.code, MAX_QUERY_TOKENS),
                 MAX_CODE_TERMS,
             ),
         }

@@ -21,6 +21,8 @@
 
 use std::collections::VecDeque;
 
+use rustc_hash::{FxHashMap, FxHashSet};
+
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 use unicode_normalization::char::is_combining_mark;
 
@@ -158,6 +160,40 @@ impl TokenStream for CodeStream<'_> {
     fn token_mut(&mut self) -> &mut Token {
         &mut self.token
     }
+}
+
+/// [`super::analyze_distinct`] for code: a whole identifier written again gives the same
+/// tokens, so it is split and folded once.
+pub fn distinct_tokens(text: &str, max_tokens: usize) -> Vec<String> {
+    let mut tokenizer = CodeTokenizer;
+    let mut stream = tokenizer.token_stream(text);
+    // Per whole as written: how many tokens it gives.
+    let mut counts: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut seen: FxHashSet<String> = FxHashSet::default();
+    let mut out = Vec::new();
+    let mut counted = 0;
+    while counted < max_tokens {
+        let Some((from, to)) = stream.next_whole() else {
+            break;
+        };
+        let whole = text.get(from..to).unwrap_or_default();
+        if let Some(&count) = counts.get(whole) {
+            counted += count;
+            continue;
+        }
+        stream.queue(from, to, 0);
+        counts.insert(whole, stream.pending.len());
+        for token in stream.pending.drain(..) {
+            if counted == max_tokens {
+                break;
+            }
+            counted += 1;
+            if seen.insert(token.text.clone()) {
+                out.push(token.text);
+            }
+        }
+    }
+    out
 }
 
 /// Level 1: byte spans between `.`, `-`, `_`, `٫` (except a `.`/`٫` inside a number).

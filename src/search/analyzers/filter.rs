@@ -57,8 +57,7 @@ pub struct RewriteStream<'a, S, R> {
 impl<S: TokenStream, R: Rewrite> TokenStream for RewriteStream<'_, S, R> {
     fn advance(&mut self) -> bool {
         while self.inner.advance() {
-            let token = self.inner.token_mut();
-            if self.rewrite.rewrite(token) && char_len(&token.text) <= MAX_WORD_CHARS {
+            if keeps(self.rewrite, self.inner.token_mut()) {
                 return true;
             }
         }
@@ -72,6 +71,11 @@ impl<S: TokenStream, R: Rewrite> TokenStream for RewriteStream<'_, S, R> {
     fn token_mut(&mut self) -> &mut Token {
         self.inner.token_mut()
     }
+}
+
+/// Rewrites `token` and tells whether the chain keeps it.
+pub fn keeps<R: Rewrite>(rewrite: &R, token: &mut Token) -> bool {
+    rewrite.rewrite(token) && char_len(&token.text) <= MAX_WORD_CHARS
 }
 
 /// NFKC, lowercase, ASCII digits, and no invisible format characters: the first step of every

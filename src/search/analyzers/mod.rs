@@ -24,12 +24,13 @@ mod hindi;
 mod stopwords;
 mod words;
 
-use tantivy::tokenizer::{TextAnalyzer, TokenizerManager};
+use rustc_hash::{FxHashMap, FxHashSet};
+use tantivy::tokenizer::{TextAnalyzer, TokenStream, Tokenizer, TokenizerManager};
 
 use self::arabic::ArabicRewrite;
 use self::code::CodeTokenizer;
 use self::english::EnglishRewrite;
-use self::filter::RewriteFilter;
+use self::filter::{Rewrite, RewriteFilter};
 use self::french::FrenchRewrite;
 use self::hindi::HindiRewrite;
 use self::words::WordTokenizer;
@@ -131,6 +132,51 @@ pub fn analyze_limited(name: &str, text: &str, max_tokens: usize) -> Vec<String>
         }
         out
     })
+}
+
+/// The distinct token texts of `text` under analyzer `name`, in order of first appearance:
+/// [`analyze_limited`] without repeats (the limit still counts every token). A paste repeats
+/// its words (log lines, frames, paths), and each distinct word is analyzed only once.
+pub fn analyze_distinct(name: &str, text: &str, max_tokens: usize) -> Vec<String> {
+    match name {
+        ARABIC => distinct_words(text, &ArabicRewrite, max_tokens),
+        HINDI => distinct_words(text, &HindiRewrite, max_tokens),
+        FRENCH => distinct_words(text, &FrenchRewrite, max_tokens),
+        ENGLISH => distinct_words(text, &EnglishRewrite, max_tokens),
+        CODE => code::distinct_tokens(text, max_tokens),
+        _ => Vec::new(),
+    }
+}
+
+fn distinct_words<R: Rewrite>(text: &str, rewrite: &R, max_tokens: usize) -> Vec<String> {
+    let mut tokenizer = WordTokenizer;
+    let mut stream = tokenizer.token_stream(text);
+    // Per word as written: whether the chain keeps it (a rewrite reads only the word).
+    let mut kept: FxHashMap<&str, bool> = FxHashMap::default();
+    let mut seen: FxHashSet<String> = FxHashSet::default();
+    let mut out = Vec::new();
+    let mut counted = 0;
+    while counted < max_tokens && stream.advance() {
+        let token = stream.token_mut();
+        let written = text
+            .get(token.offset_from..token.offset_to)
+            .unwrap_or_default();
+        match kept.get(written) {
+            Some(true) => counted += 1,
+            Some(false) => {}
+            None => {
+                let keep = filter::keeps(rewrite, token);
+                kept.insert(written, keep);
+                if keep {
+                    counted += 1;
+                    if seen.insert(token.text.clone()) {
+                        out.push(token.text.clone());
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -374,7 +420,57 @@ mod tests {
     const SPECIAL: &str =
         "ـًٌٍَُِّْٰٱآأإىة٫٬٠٩۰۹ﻻ\u{093C}\u{094D}\u{0901}\u{0902}\u{200C}\u{200D}\u{00AD}क़ऩॉ०९.-_:'’ʼAaZz09 ";
 
+    /// What [`analyze_distinct`] must equal: [`analyze_limited`] with repeats removed.
+    fn first_occurrences(name: &str, text: &str, max_tokens: usize) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for token in analyze_limited(name, text, max_tokens) {
+            if !out.contains(&token) {
+                out.push(token);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn distinct_analysis_is_the_full_analysis_without_repeats_at_every_limit() {
+        let seed = include_str!("../../../eval/seed-oom-example.txt");
+        let texts = [
+            seed.to_owned(),
+            seed.repeat(3),
+            "L'allocation a échoué : l'allocation de 6.14 GiB, d'allocation, L’allocation".to_owned(),
+            "نفاد ذاكرة وحدة معالجة الرسومات، والذاكرة بالذاكرة torch.cuda torch.cuda".to_owned(),
+            "मेमोरी खत्म मेमोरी ख़त्म बैच साइज़ batch_size batch_size".to_owned(),
+            "torch.OutOfMemoryError torch.OutOfMemoryError OOMError oom 6.14GiB 6.14GiB".to_owned(),
+        ];
+        for name in ALL {
+            for text in &texts {
+                for limit in [0, 1, 2, 5, 17, 40, 1500] {
+                    assert_eq!(
+                        analyze_distinct(name, text, limit),
+                        first_occurrences(name, text, limit),
+                        "{name}, limit {limit}: {text}"
+                    );
+                }
+            }
+        }
+    }
+
     proptest! {
+        #[test]
+        fn distinct_analysis_matches_the_full_analysis_for_arbitrary_strings(
+            picks in proptest::collection::vec(0..SPECIAL.chars().count(), 0..60),
+            limit in 0usize..30,
+        ) {
+            let chars: Vec<char> = SPECIAL.chars().collect();
+            let text: String = picks.iter().filter_map(|&i| chars.get(i)).collect();
+            for name in ALL {
+                prop_assert_eq!(
+                    analyze_distinct(name, &text, limit),
+                    first_occurrences(name, &text, limit)
+                );
+            }
+        }
+
         #[test]
         fn offsets_are_char_boundaries_for_arbitrary_strings(text in "\\PC{0,80}") {
             for name in ALL {
