@@ -247,7 +247,8 @@ static STACK_OF_MARKER: LazyLock<FxHashMap<String, Situation>> = LazyLock::new(|
 /// The stack with the most distinct markers in `lower`, if any (ties: the earlier in
 /// [`STACKS`], the more specific).
 pub fn stack(lower: &str) -> Option<Situation> {
-    let mut seen: Vec<&str> = Vec::new();
+    // Tokens looked at already: a paste repeats its paths and names frame after frame.
+    let mut read: FxHashSet<&str> = FxHashSet::default();
     let mut counts = [0u32; STACKS.len()];
     let mut count = |situation: Situation| {
         if let Some(slot) = STACKS.iter().position(|(s, _)| *s == situation) {
@@ -267,7 +268,7 @@ pub fn stack(lower: &str) -> Option<Situation> {
         .map(|t| t.trim_matches(['.', '-']))
         .filter(|t| t.len() >= 3)
     {
-        if seen.contains(&token) {
+        if !read.insert(token) {
             continue;
         }
         let Some(situation) = stack_of_token(token).or_else(|| {
@@ -280,7 +281,6 @@ pub fn stack(lower: &str) -> Option<Situation> {
         }) else {
             continue;
         };
-        seen.push(token);
         count(situation);
     }
     for (phrase, situation) in STACK_PHRASES {
@@ -540,15 +540,16 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
             .for_each(&mut count);
     } else {
         WORD.find_iter(lower).for_each(|m| count(m.as_str()));
+        // Chinese writes no spaces between words: its words are looked for inside the text.
+        evidence.inference += INFERENCE_SUBSTRINGS
+            .iter()
+            .filter(|s| lower.contains(*s))
+            .count() as u32;
+        evidence.training += TRAINING_SUBSTRINGS
+            .iter()
+            .filter(|s| lower.contains(*s))
+            .count() as u32;
     }
-    evidence.inference += INFERENCE_SUBSTRINGS
-        .iter()
-        .filter(|s| lower.contains(*s))
-        .count() as u32;
-    evidence.training += TRAINING_SUBSTRINGS
-        .iter()
-        .filter(|s| lower.contains(*s))
-        .count() as u32;
     evidence
 }
 

@@ -108,7 +108,7 @@ pub struct BuiltIndex {
     /// hold it. A query keeps only terms found here, rarest first: a pasted log holds
     /// hundreds of words, most in no article or in every article, and each clause costs a
     /// lookup and a walk over its postings.
-    pub vocabulary: HashMap<&'static str, Vocabulary>,
+    pub vocabulary: FxHashMap<&'static str, Vocabulary>,
     /// The postings of every text field, for scoring queries without tantivy's scorers.
     pub postings: PostingsIndex,
 }

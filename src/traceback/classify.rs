@@ -7,7 +7,7 @@
 //! message mention nothing these patterns look for.
 
 use super::ErrorKind;
-use super::normalize::{Line, squash_lower};
+use super::normalize::Line;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -95,16 +95,15 @@ pub(super) fn is_killed_line(text: &str) -> bool {
 }
 
 /// Whether one line shows the keywords of `kind` (a line an error of that family is printed on).
-pub(super) fn line_shows(kind: ErrorKind, text: &str) -> bool {
-    line_shows_lowered(kind, text, &squash_lower(text))
+pub(super) fn line_shows(kind: ErrorKind, line: &Line) -> bool {
+    line_shows_lowered(kind, &line.text, &line.squashed)
 }
 
 /// Whether one line shows the keywords of any of `kinds` (the line squashed once for all).
-pub(super) fn line_shows_any(kinds: &[ErrorKind], text: &str) -> bool {
-    let lower = squash_lower(text);
+pub(super) fn line_shows_any(kinds: &[ErrorKind], line: &Line) -> bool {
     kinds
         .iter()
-        .any(|&kind| line_shows_lowered(kind, text, &lower))
+        .any(|&kind| line_shows_lowered(kind, &line.text, &line.squashed))
 }
 
 fn line_shows_lowered(kind: ErrorKind, text: &str, lower: &str) -> bool {
@@ -134,7 +133,7 @@ pub(super) fn message_start(text: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::normalize::clean_lines;
+    use super::super::normalize::{clean_lines, squash_lower};
     use super::*;
 
     fn kind(s: &str) -> Option<ErrorKind> {

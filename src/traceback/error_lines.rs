@@ -108,7 +108,7 @@ pub(super) fn collect(
             || (is_warning_record(&line.prefix) && t.chars().count() >= MIN_FAMILY_LINE_CHARS)
         {
             out.push(t);
-        } else if classify::line_shows_any(&FAMILIES, text) {
+        } else if classify::line_shows_any(&FAMILIES, line) {
             let from = text.get(classify::message_start(text)..).unwrap_or(t);
             if from.trim().chars().count() >= MIN_FAMILY_LINE_CHARS {
                 out.push(from);

@@ -137,7 +137,7 @@ pub(super) fn choose(
         let anchors: Vec<usize> = lines
             .iter()
             .enumerate()
-            .filter(|(_, l)| classify::line_shows(kind, &l.text))
+            .filter(|(_, l)| classify::line_shows(kind, l))
             .map(|(i, _)| i)
             .collect();
         let on_anchor = |warning: bool| {

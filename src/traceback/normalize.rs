@@ -20,6 +20,9 @@ pub(super) struct Line {
     /// The removed log prefix with digits and whitespace dropped. Lines of one log record share
     /// it, so a change tells that a new record began.
     pub prefix: String,
+    /// `text` without whitespace, lower-cased ([`squash_lower`]): what the keyword patterns
+    /// read, computed once for all of them.
+    pub squashed: String,
 }
 
 impl Line {
@@ -67,6 +70,14 @@ pub(super) fn squash(lines: &[Line]) -> String {
 
 /// One string with whitespace removed and lower-cased: the form the keyword patterns read.
 pub(super) fn squash_lower(text: &str) -> String {
+    if text.is_ascii() {
+        // `char::is_whitespace` in ASCII, vertical tab included.
+        return text
+            .bytes()
+            .filter(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r'))
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect();
+    }
     text.chars()
         .filter(|c| !c.is_whitespace())
         .flat_map(char::to_lowercase)
@@ -83,6 +94,7 @@ fn clean_one(line: &str) -> Line {
         return Line {
             text: String::new(),
             prefix: String::new(),
+            squashed: String::new(),
         };
     }
     let unquoted = strip_quotes(&line);
@@ -90,6 +102,7 @@ fn clean_one(line: &str) -> Line {
     Line {
         text: rest.to_string(),
         prefix,
+        squashed: squash_lower(rest),
     }
 }
 
@@ -360,6 +373,8 @@ mod tests {
         let lines = clean_lines("Tried to allo\ncate 6.1\n4 GiB");
         assert_eq!(squash(&lines), "Triedtoallocate6.14GiB");
         assert_eq!(squash_lower("A b\tC"), "abc");
+        assert_eq!(squash_lower("A\u{0B}b\u{0C}C\r"), "abc");
+        assert_eq!(squash_lower("Mé moire\u{A0}É"), "mémoireé");
     }
 
     #[test]
