@@ -4,6 +4,8 @@
 
 use std::sync::LazyLock;
 
+use rustc_hash::FxHashSet;
+
 use super::Lang;
 
 /// Share of letters in Arabic or Devanagari script above which the script decides.
@@ -19,6 +21,9 @@ const HINGLISH_WORDS: &[&str] = &[
     "jati", "zyada", "jyada", "kitna", "kitni", "bahut", "sirf", "abhi", "kuch", "yeh", "woh",
     "agar", "lekin", "phir", "baad", "pehle", "kam", "ho",
 ];
+const HINGLISH_MAX_LEN: usize = 7;
+static HINGLISH_SET: LazyLock<FxHashSet<&str>> =
+    LazyLock::new(|| HINGLISH_WORDS.iter().copied().collect());
 /// Share of a Latin text's words that must be Hinglish grammar words.
 const HINGLISH_SHARE: f64 = 0.2;
 
@@ -28,7 +33,16 @@ static ENGLISH_OR_FRENCH: LazyLock<whatlang::Detector> = LazyLock::new(|| {
 
 pub fn detect_language(text: &str) -> Option<Lang> {
     let (mut arabic, mut devanagari, mut letters) = (0usize, 0usize, 0usize);
-    for c in text.chars().filter(|c| c.is_alphabetic()).take(20_000) {
+    if text.is_ascii() {
+        // No Arabic or Devanagari letter: only whether there are letters at all matters.
+        letters = usize::from(text.bytes().any(|b| b.is_ascii_alphabetic()));
+    }
+    let scripts_to_count = if text.is_ascii() { "" } else { text };
+    for c in scripts_to_count
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .take(20_000)
+    {
         letters += 1;
         match c as u32 {
             0x0600..=0x06FF
@@ -80,7 +94,17 @@ fn is_hinglish(text: &str) -> bool {
         .take(400)
     {
         words += 1;
-        if let Some(&known) = HINGLISH_WORDS.iter().find(|w| w.eq_ignore_ascii_case(word))
+        // Every Hinglish grammar word is short: longer words need no comparing.
+        if word.len() > HINGLISH_MAX_LEN {
+            continue;
+        }
+        let mut lowered = [0u8; HINGLISH_MAX_LEN];
+        let lowered = &mut lowered[..word.len()];
+        lowered.copy_from_slice(word.as_bytes());
+        lowered.make_ascii_lowercase();
+        if let Some(&known) = std::str::from_utf8(lowered)
+            .ok()
+            .and_then(|lower| HINGLISH_SET.get(lower))
             && !found.contains(&known)
         {
             found.push(known);
@@ -103,6 +127,12 @@ mod tests {
             detect_language("बैच साइज़ घटाएँ: batch_size = 4 torch.cuda.OutOfMemoryError"),
             Some(Lang::Hi)
         );
+    }
+
+    #[test]
+    fn hinglish_words_fit_the_length_read() {
+        assert!(HINGLISH_WORDS.iter().all(|w| w.len() <= HINGLISH_MAX_LEN));
+        assert!(HINGLISH_WORDS.iter().any(|w| w.len() == HINGLISH_MAX_LEN));
     }
 
     #[test]

@@ -16,6 +16,7 @@
 use super::classify;
 use super::normalize::Line;
 use super::{ErrorKind, MAX_MESSAGE_CHARS};
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -74,7 +75,25 @@ pub(super) fn candidates(lines: &[Line]) -> Vec<Candidate> {
         .collect()
 }
 
+/// What every name [`NAME`] matches ends with, and what VS Code's line holds: a line without
+/// any of them names no exception, and most lines of a paste do not.
+static NAME_ENDINGS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::new([
+        "Error",
+        "Exception",
+        "Exit",
+        "Interrupt",
+        "Warning",
+        "Failed",
+        "Fault",
+    ])
+    .expect("valid patterns")
+});
+
 fn candidate(line: usize, text: &str) -> Option<Candidate> {
+    if !NAME_ENDINGS.is_match(text) {
+        return None;
+    }
     if let Some(c) = VSCODE.captures(text) {
         let name = c.name("name")?.as_str().to_string();
         return Some(Candidate {

@@ -109,7 +109,12 @@ impl CodeStream<'_> {
             );
         }
         // `pending` holds this whole's tokens only: it is empty when the next whole is read.
-        for (s_from, s_to) in spans {
+        for (k, &(s_from, s_to)) in spans.iter().enumerate() {
+            // A part spanning what an earlier one spans gives the same token (`line` is its
+            // own whole, part and sub-part).
+            if spans[..k].contains(&(s_from, s_to)) {
+                continue;
+            }
             let Some(raw) = whole.get(s_from..s_to) else {
                 continue;
             };

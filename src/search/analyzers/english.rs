@@ -36,7 +36,11 @@ static STEMMER: LazyLock<frostem::Stemmer> =
     LazyLock::new(|| frostem::Stemmer::new(frostem::Algorithm::English));
 
 fn fold(text: &str) -> String {
-    base_fold(text).replace(['\u{2019}', '\u{02BC}'], "'")
+    let folded = base_fold(text);
+    if folded.is_ascii() {
+        return folded;
+    }
+    folded.replace(['\u{2019}', '\u{02BC}'], "'")
 }
 
 #[cfg(test)]
