@@ -4,6 +4,7 @@
 //! The catalog ids are part of the contract (CONTRACT.md), so the mapping from a
 //! situation to its group lives here, in one table, rather than in article metadata.
 
+use aho_corasick::AhoCorasick;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::LazyLock;
 
@@ -212,6 +213,12 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("वीएलएलएम", Situation::LlmServing),
 ];
 
+/// Every phrase of [`STACK_PHRASES`] in one pass over the text (what [`contains_word`] finds,
+/// phrase by phrase).
+static STACK_PHRASE_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::new(STACK_PHRASES.iter().map(|(phrase, _)| phrase)).expect("valid phrases")
+});
+
 /// A token naming a stack, or a class name that is a generation pipeline
 /// (`StableDiffusionXLPipeline`, `CogView3PlusPipeline`, `FluxPipeline`).
 fn stack_of_token(token: &str) -> Option<Situation> {
@@ -283,8 +290,17 @@ pub fn stack(lower: &str) -> Option<Situation> {
         };
         count(situation);
     }
-    for (phrase, situation) in STACK_PHRASES {
-        if contains_word(lower, phrase) {
+    let mut phrases_found = [false; STACK_PHRASES.len()];
+    for found in STACK_PHRASE_FINDER.find_overlapping_iter(lower) {
+        let (start, end) = (found.start(), found.end());
+        let before = lower[..start].chars().next_back();
+        let after = lower[end..].chars().next();
+        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric) {
+            phrases_found[found.pattern().as_usize()] = true;
+        }
+    }
+    for (k, (_, situation)) in STACK_PHRASES.iter().enumerate() {
+        if phrases_found[k] {
             count(*situation);
         }
     }
@@ -525,7 +541,6 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
         }
     }
     let mut count = |word: &str| {
-        let word = without_arabic_article(word);
         if PHASE_WORDS.0.contains(word) {
             evidence.inference += 1;
         } else if PHASE_WORDS.1.contains(word) {
@@ -535,11 +550,13 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
     if lower.is_ascii() {
         // What `WORD` finds in ASCII text (most pastes): runs of letters and digits.
         lower
-            .split(|c: char| !c.is_ascii_alphanumeric())
+            .as_bytes()
+            .split(|b| !b.is_ascii_alphanumeric())
             .filter(|w| !w.is_empty())
-            .for_each(&mut count);
+            .for_each(|w| count(std::str::from_utf8(w).unwrap_or_default()));
     } else {
-        WORD.find_iter(lower).for_each(|m| count(m.as_str()));
+        WORD.find_iter(lower)
+            .for_each(|m| count(without_arabic_article(m.as_str())));
         // Chinese writes no spaces between words: its words are looked for inside the text.
         evidence.inference += INFERENCE_SUBSTRINGS
             .iter()

@@ -134,6 +134,11 @@ fn py_frame(text: &str) -> Option<Frame> {
 }
 
 fn ipython_frame(text: &str) -> Option<Frame> {
+    // What IPY_FRAME's two forms start with: most lines are neither.
+    let head = text.trim_start();
+    if !head.starts_with("File") && !head.starts_with("Cell") {
+        return None;
+    }
     let c = IPY_FRAME.captures(text)?;
     let (file, line, function) = if c.get(1).is_some() {
         (c.get(1), c.get(2), c.get(3))

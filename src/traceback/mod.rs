@@ -215,7 +215,7 @@ pub fn parse(text: &str) -> Parsed {
     let text = prefix_within(text, MAX_INPUT_BYTES);
     let lines = normalize::clean_lines(text);
     let squashed = normalize::squash(&lines);
-    let lower = squashed.to_lowercase();
+    let lower = normalize::squash_lower_lines(&lines);
     let cands = exception::candidates(&lines);
 
     let names: Vec<&str> = cands

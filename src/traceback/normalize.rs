@@ -63,9 +63,16 @@ pub(super) fn clean_lines(text: &str) -> Vec<Line> {
 pub(super) fn squash(lines: &[Line]) -> String {
     let mut s = String::with_capacity(lines.iter().map(|l| l.text.len()).sum());
     for line in lines {
-        s.extend(line.text.chars().filter(|c| !c.is_whitespace()));
+        for piece in line.text.split(char::is_whitespace) {
+            s.push_str(piece);
+        }
     }
     s
+}
+
+/// [`squash`] lower-cased: the lines' own squashed forms, joined.
+pub(super) fn squash_lower_lines(lines: &[Line]) -> String {
+    lines.iter().map(|line| line.squashed.as_str()).collect()
 }
 
 /// One string with whitespace removed and lower-cased: the form the keyword patterns read.

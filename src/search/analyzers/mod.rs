@@ -437,7 +437,8 @@ mod tests {
         let texts = [
             seed.to_owned(),
             seed.repeat(3),
-            "L'allocation a échoué : l'allocation de 6.14 GiB, d'allocation, L’allocation".to_owned(),
+            "L'allocation a échoué : l'allocation de 6.14 GiB, d'allocation, L’allocation"
+                .to_owned(),
             "نفاد ذاكرة وحدة معالجة الرسومات، والذاكرة بالذاكرة torch.cuda torch.cuda".to_owned(),
             "मेमोरी खत्म मेमोरी ख़त्म बैच साइज़ batch_size batch_size".to_owned(),
             "torch.OutOfMemoryError torch.OutOfMemoryError OOMError oom 6.14GiB 6.14GiB".to_owned(),
