@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use rustc_hash::FxHashMap;
 
 use tantivy::schema::{FAST, Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument};
+use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument};
 
 use super::analyzers;
 use super::postings::PostingsIndex;
@@ -99,9 +99,9 @@ pub struct DocRef {
     pub section: String,
 }
 
-/// A built index and the one reader the process searches it with.
+/// A built index, read into memory: tantivy analyzes and indexes the articles, and queries
+/// are scored from the postings and document table read out of it once, when it is built.
 pub struct BuiltIndex {
-    pub reader: IndexReader,
     pub fields: Fields,
     pub docs: Vec<DocRef>,
     /// For every term each analyzer produced while indexing, the number of articles that
@@ -111,9 +111,18 @@ pub struct BuiltIndex {
     pub vocabulary: FxHashMap<&'static str, Vocabulary>,
     /// The postings of every text field, for scoring queries without tantivy's scorers.
     pub postings: PostingsIndex,
+    /// Per document position in `postings`, its entry in `docs`: read from the `ord` fast
+    /// field once, not per request.
+    doc_of_position: Vec<Option<usize>>,
 }
 
 impl BuiltIndex {
+    /// What the document at `position` (in `postings`) stands for.
+    pub fn doc_at(&self, position: usize) -> Option<&DocRef> {
+        let ord = self.doc_of_position.get(position).copied().flatten()?;
+        self.docs.get(ord)
+    }
+
     /// How many articles hold `term` (0: none).
     pub fn article_frequency(&self, analyzer: &str, term: &str) -> u32 {
         self.vocabulary
@@ -198,10 +207,26 @@ pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
         .reader_builder()
         .reload_policy(ReloadPolicy::Manual)
         .try_into()?;
-    let postings = PostingsIndex::read(&reader.searcher(), &fields.text_fields())?;
+    let searcher = reader.searcher();
+    let postings = PostingsIndex::read(&searcher, &fields.text_fields())?;
+    let mut ord_columns = HashMap::new();
+    let doc_of_position = postings
+        .addresses()
+        .map(|(_, (segment, doc))| {
+            let column = ord_columns.entry(segment).or_insert_with(|| {
+                searcher
+                    .segment_reader(segment)
+                    .fast_fields()
+                    .u64(ORD_FIELD)
+                    .ok()
+            });
+            let ord = column.as_ref()?.first(doc)?;
+            usize::try_from(ord).ok().filter(|&ord| ord < docs.len())
+        })
+        .collect();
     Ok(BuiltIndex {
-        reader,
         postings,
+        doc_of_position,
         fields,
         docs,
         vocabulary: vocabulary

@@ -377,21 +377,8 @@ impl Engine {
         if top.is_empty() {
             return (group_text, section_scores);
         }
-        let searcher = self.index.reader.searcher();
-        let mut columns = HashMap::new();
-        for (score, (segment_ord, doc_id)) in top {
-            let column = columns.entry(segment_ord).or_insert_with(|| {
-                searcher
-                    .segment_reader(segment_ord)
-                    .fast_fields()
-                    .u64(index::ORD_FIELD)
-                    .ok()
-            });
-            let Some(doc) = column
-                .as_ref()
-                .and_then(|c| c.first(doc_id))
-                .and_then(|ord| self.index.docs.get(ord as usize))
-            else {
+        for (score, position) in top {
+            let Some(doc) = self.index.doc_at(position) else {
                 continue;
             };
             if doc.section.is_empty() {

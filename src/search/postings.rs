@@ -104,6 +104,17 @@ impl PostingsIndex {
         })
     }
 
+    /// The (segment, doc id) of the document at `position`.
+    #[cfg(test)]
+    pub fn address(&self, position: usize) -> Option<(u32, DocId)> {
+        self.addresses.get(position).copied()
+    }
+
+    /// Every document's position and (segment, doc id), in position order.
+    pub fn addresses(&self) -> impl Iterator<Item = (usize, (u32, DocId))> + '_ {
+        self.addresses.iter().copied().enumerate()
+    }
+
     /// A query's scores: one per document, summed over its clauses in order.
     pub fn scorer(&self) -> Scores<'_> {
         Scores {
@@ -141,8 +152,8 @@ impl Scores<'_> {
     }
 
     /// The `limit` best documents matched by some clause (by score, then the lower position
-    /// first), in no particular order; each with its (segment, doc id).
-    pub fn top(self, limit: usize) -> Vec<(Score, (u32, DocId))> {
+    /// first), in no particular order; each with its position ([`PostingsIndex::address`]).
+    pub fn top(self, limit: usize) -> Vec<(Score, usize)> {
         let mut found: Vec<(Score, usize)> = self
             .matched
             .iter()
@@ -157,9 +168,6 @@ impl Scores<'_> {
             found.truncate(limit);
         }
         found
-            .into_iter()
-            .map(|(score, doc)| (score, self.index.addresses[doc]))
-            .collect()
     }
 }
 
@@ -224,7 +232,11 @@ mod tests {
                     expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                     let mut scores = postings.scorer();
                     scores.add(field, term, boost);
-                    let mut found = scores.top(10);
+                    let mut found: Vec<(Score, (u32, DocId))> = scores
+                        .top(10)
+                        .into_iter()
+                        .map(|(score, position)| (score, postings.address(position).unwrap()))
+                        .collect();
                     found.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                     assert_eq!(found, expected, "{term} ×{boost}");
                 }
