@@ -32,38 +32,13 @@ static ENGLISH_OR_FRENCH: LazyLock<whatlang::Detector> = LazyLock::new(|| {
 });
 
 pub fn detect_language(text: &str) -> Option<Lang> {
-    let (mut arabic, mut devanagari, mut letters) = (0usize, 0usize, 0usize);
     if text.is_ascii() {
-        // No Arabic or Devanagari letter: only whether there are letters at all matters.
-        letters = usize::from(text.bytes().any(|b| b.is_ascii_alphabetic()));
-    }
-    let scripts_to_count = if text.is_ascii() { "" } else { text };
-    for c in scripts_to_count
-        .chars()
-        .filter(|c| c.is_alphabetic())
-        .take(20_000)
-    {
-        letters += 1;
-        match c as u32 {
-            0x0600..=0x06FF
-            | 0x0750..=0x077F
-            | 0x08A0..=0x08FF
-            | 0xFB50..=0xFDFF
-            | 0xFE70..=0xFEFF => arabic += 1,
-            0x0900..=0x097F | 0xA8E0..=0xA8FF => devanagari += 1,
-            _ => {}
+        // Nothing to count in ASCII but whether there is a letter at all.
+        if !text.bytes().any(|b| b.is_ascii_alphabetic()) {
+            return None;
         }
-    }
-    if letters == 0 {
-        return None;
-    }
-    let script = arabic.max(devanagari);
-    if script as f64 >= SCRIPT_SHARE * letters as f64 {
-        return Some(if arabic >= devanagari {
-            Lang::Ar
-        } else {
-            Lang::Hi
-        });
+    } else if let Some(script) = script_language(text)? {
+        return Some(script);
     }
     if is_hinglish(text) {
         return Some(Lang::Hi);
@@ -81,6 +56,33 @@ pub fn detect_language(text: &str) -> Option<Lang> {
             _ => None,
         },
     }
+}
+
+/// Arabic or Hindi when their script holds enough of the letters; `None` when there are no
+/// letters at all, `Some(None)` when the script does not decide.
+fn script_language(text: &str) -> Option<Option<Lang>> {
+    let (mut arabic, mut devanagari, mut letters) = (0usize, 0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphabetic()).take(20_000) {
+        letters += 1;
+        match c as u32 {
+            0x0600..=0x06FF
+            | 0x0750..=0x077F
+            | 0x08A0..=0x08FF
+            | 0xFB50..=0xFDFF
+            | 0xFE70..=0xFEFF => arabic += 1,
+            0x0900..=0x097F | 0xA8E0..=0xA8FF => devanagari += 1,
+            _ => {}
+        }
+    }
+    if letters == 0 {
+        return None;
+    }
+    let script = arabic.max(devanagari);
+    Some((script as f64 >= SCRIPT_SHARE * letters as f64).then_some(if arabic >= devanagari {
+        Lang::Ar
+    } else {
+        Lang::Hi
+    }))
 }
 
 /// Hindi written in Latin letters: at least two of its grammar words, and a fifth of the
