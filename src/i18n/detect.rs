@@ -78,11 +78,13 @@ fn script_language(text: &str) -> Option<Option<Lang>> {
         return None;
     }
     let script = arabic.max(devanagari);
-    Some((script as f64 >= SCRIPT_SHARE * letters as f64).then_some(if arabic >= devanagari {
-        Lang::Ar
-    } else {
-        Lang::Hi
-    }))
+    Some(
+        (script as f64 >= SCRIPT_SHARE * letters as f64).then_some(if arabic >= devanagari {
+            Lang::Ar
+        } else {
+            Lang::Hi
+        }),
+    )
 }
 
 /// Hindi written in Latin letters: at least two of its grammar words, and a fifth of the
