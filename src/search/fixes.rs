@@ -24,6 +24,7 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("nvidia-smi", "gpu-memory-not-released"),
     ("gpu not detected", "cuda-not-available"),
     ("mps", "mps-oom"),
+    ("host ram", "cpu-ram-oom"),
     ("seed", "dataloader-worker-seeds"),
     ("shared memory", "dataloader-worker-crash"),
     ("in-place", "autograd-inplace-modified"),
@@ -63,5 +64,13 @@ mod tests {
             groups_fixing(&names),
             ["activation-memory", "cuda-oom-training"]
         );
+    }
+
+    #[test]
+    fn the_machines_ram_named_in_words_leads_to_the_host_ram_article() {
+        // "الرام تمتلي", "सिस्टम की रैम भर जाती है": the glossaries name host RAM, which is
+        // what the CPU-RAM article is about, however the sentence says it ran out.
+        assert_eq!(groups_fixing(&["host RAM".to_lowercase()]), ["cpu-ram-oom"]);
+        assert!(groups_fixing(&["gpu".to_owned()]).is_empty());
     }
 }
