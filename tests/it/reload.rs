@@ -58,6 +58,12 @@ fn content_reloads_under_load_drop_no_request() {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
 
+    use axum::body::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::client::legacy::connect::HttpConnector;
+    use hyper_util::rt::TokioExecutor;
+
     use crate::helpers::{Server, copy_to_temp};
 
     let content = copy_to_temp(&repo_path("content"));
@@ -82,30 +88,57 @@ fn content_reloads_under_load_drop_no_request() {
     let stop = Arc::new(AtomicBool::new(false));
     let answered = Arc::new(AtomicUsize::new(0));
     let failures = Arc::new(Mutex::new(Vec::new()));
+    // Four clients on persistent connections, as a chatbot's HTTP client keeps them: a fresh
+    // connection per request would also measure how fast loopback ports come free again.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let uri: axum::http::Uri = format!("http://127.0.0.1:{}/api/v1/match", server.port)
+        .parse()
+        .unwrap();
     let clients: Vec<_> = (0..4)
         .map(|_| {
             let (stop, answered, failures) = (stop.clone(), answered.clone(), failures.clone());
-            let (port, body) = (server.port, body.clone());
-            std::thread::spawn(move || {
+            let (uri, body) = (uri.clone(), body.clone());
+            runtime.spawn(async move {
+                let client: Client<HttpConnector, Full<Bytes>> =
+                    Client::builder(TokioExecutor::new()).build_http();
                 while !stop.load(Ordering::Relaxed) {
-                    let (status, reply) = crate::helpers::http_request(
-                        port,
-                        "POST",
-                        "/api/v1/match",
-                        &[],
-                        Some(&body),
-                    );
-                    let results = serde_json::from_str::<serde_json::Value>(&reply)
-                        .ok()
-                        .and_then(|v| v["results"].as_array().map(Vec::len))
-                        .unwrap_or(0);
-                    if status == 200 && results > 0 {
-                        answered.fetch_add(1, Ordering::Relaxed);
-                    } else {
-                        failures
-                            .lock()
-                            .unwrap()
-                            .push(format!("{status}: {reply:.200}"));
+                    let request = axum::http::Request::post(uri.clone())
+                        .header("content-type", "application/json")
+                        .body(Full::new(Bytes::from(body.clone())))
+                        .unwrap();
+                    let outcome = match client.request(request).await {
+                        Ok(response) => {
+                            let status = response.status().as_u16();
+                            match response.into_body().collect().await {
+                                Ok(collected) => Ok((status, collected.to_bytes())),
+                                Err(error) => Err(format!("reading the body: {error}")),
+                            }
+                        }
+                        Err(error) => Err(format!("sending: {error:?}")),
+                    };
+                    let failure = match outcome {
+                        Ok((200, reply)) => {
+                            let results = serde_json::from_slice::<serde_json::Value>(&reply)
+                                .ok()
+                                .and_then(|v| v["results"].as_array().map(Vec::len))
+                                .unwrap_or(0);
+                            (results == 0).then(|| "200 without results".to_owned())
+                        }
+                        Ok((status, reply)) => Some(format!(
+                            "{status}: {:.200}",
+                            String::from_utf8_lossy(&reply)
+                        )),
+                        Err(error) => Some(error),
+                    };
+                    match failure {
+                        None => {
+                            answered.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Some(failure) => failures.lock().unwrap().push(failure),
                     }
                 }
             })
@@ -133,7 +166,7 @@ fn content_reloads_under_load_drop_no_request() {
     }
     stop.store(true, Ordering::Relaxed);
     for client in clients {
-        client.join().unwrap();
+        runtime.block_on(client).unwrap();
     }
 
     let failures = failures.lock().unwrap();
