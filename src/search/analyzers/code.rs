@@ -21,11 +21,12 @@
 
 use std::collections::VecDeque;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 use unicode_normalization::char::is_combining_mark;
 
+use super::Distinct;
 use super::filter::{base_fold, char_len};
 
 /// Longest whole identifier or part kept, in chars.
@@ -174,31 +175,26 @@ pub fn distinct_tokens(text: &str, max_tokens: usize) -> Vec<String> {
     let mut stream = tokenizer.token_stream(text);
     // Per whole as written: how many tokens it gives.
     let mut counts: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut seen: FxHashSet<String> = FxHashSet::default();
-    let mut out = Vec::new();
-    let mut counted = 0;
-    while counted < max_tokens {
+    let mut distinct = Distinct::default();
+    while distinct.counted < max_tokens {
         let Some((from, to)) = stream.next_whole() else {
             break;
         };
         let whole = text.get(from..to).unwrap_or_default();
         if let Some(&count) = counts.get(whole) {
-            counted += count;
+            distinct.counted += count;
             continue;
         }
         stream.queue(from, to, 0);
         counts.insert(whole, stream.pending.len());
         for token in stream.pending.drain(..) {
-            if counted == max_tokens {
+            if distinct.counted == max_tokens {
                 break;
             }
-            counted += 1;
-            if seen.insert(token.text.clone()) {
-                out.push(token.text);
-            }
+            distinct.add(&token.text);
         }
     }
-    out
+    distinct.tokens
 }
 
 /// Level 1: byte spans between `.`, `-`, `_`, `٫` (except a `.`/`٫` inside a number).

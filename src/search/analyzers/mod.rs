@@ -148,35 +148,49 @@ pub fn analyze_distinct(name: &str, text: &str, max_tokens: usize) -> Vec<String
     }
 }
 
+/// Tokens kept in order of first appearance, and every token counted, repeats included (the
+/// limit of [`analyze_limited`] counts them all).
+#[derive(Default)]
+pub(super) struct Distinct {
+    seen: FxHashSet<String>,
+    pub tokens: Vec<String>,
+    pub counted: usize,
+}
+
+impl Distinct {
+    pub fn add(&mut self, token: &str) {
+        self.counted += 1;
+        if !self.seen.contains(token) {
+            self.seen.insert(token.to_owned());
+            self.tokens.push(token.to_owned());
+        }
+    }
+}
+
 fn distinct_words<R: Rewrite>(text: &str, rewrite: &R, max_tokens: usize) -> Vec<String> {
     let mut tokenizer = WordTokenizer;
     let mut stream = tokenizer.token_stream(text);
     // Per word as written: whether the chain keeps it (a rewrite reads only the word).
     let mut kept: FxHashMap<&str, bool> = FxHashMap::default();
-    let mut seen: FxHashSet<String> = FxHashSet::default();
-    let mut out = Vec::new();
-    let mut counted = 0;
-    while counted < max_tokens && stream.advance() {
+    let mut distinct = Distinct::default();
+    while distinct.counted < max_tokens && stream.advance() {
         let token = stream.token_mut();
         let written = text
             .get(token.offset_from..token.offset_to)
             .unwrap_or_default();
         match kept.get(written) {
-            Some(true) => counted += 1,
+            Some(true) => distinct.counted += 1,
             Some(false) => {}
             None => {
                 let keep = filter::keeps(rewrite, token);
                 kept.insert(written, keep);
                 if keep {
-                    counted += 1;
-                    if seen.insert(token.text.clone()) {
-                        out.push(token.text.clone());
-                    }
+                    distinct.add(&token.text);
                 }
             }
         }
     }
-    out
+    distinct.tokens
 }
 
 #[cfg(test)]
