@@ -212,7 +212,7 @@ pub fn build(library: &Library) -> tantivy::Result<BuiltIndex> {
     let mut ord_columns = HashMap::new();
     let doc_of_position = postings
         .addresses()
-        .map(|(_, (segment, doc))| {
+        .map(|(segment, doc)| {
             let column = ord_columns.entry(segment).or_insert_with(|| {
                 searcher
                     .segment_reader(segment)

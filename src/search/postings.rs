@@ -110,9 +110,9 @@ impl PostingsIndex {
         self.addresses.get(position).copied()
     }
 
-    /// Every document's position and (segment, doc id), in position order.
-    pub fn addresses(&self) -> impl Iterator<Item = (usize, (u32, DocId))> + '_ {
-        self.addresses.iter().copied().enumerate()
+    /// Every document's (segment, doc id), in position order.
+    pub fn addresses(&self) -> impl Iterator<Item = (u32, DocId)> + '_ {
+        self.addresses.iter().copied()
     }
 
     /// A query's scores: one per document, summed over its clauses in order.
