@@ -346,7 +346,12 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
         }
         _ => false,
     };
-    let this_process = facts.process_in_use_bytes.or(reserved);
+    // Some drivers (Windows WDDM among them) report 0 bytes for the process itself: that
+    // figure says nothing, and the memory PyTorch reserved stands for it.
+    let this_process = facts
+        .process_in_use_bytes
+        .filter(|&bytes| bytes > 0)
+        .or(reserved);
     let others = match (facts.total_capacity_bytes, facts.free_bytes, this_process) {
         (Some(total), Some(free), Some(own)) => {
             let others = total.saturating_sub(free).saturating_sub(own);
@@ -355,7 +360,7 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
         _ => None,
     }
     .or_else(|| {
-        let listed: u64 = facts.other_processes.iter().map(|p| p.bytes).sum();
+        let listed: u64 = other_processes_listed(facts, reserved).sum();
         (listed > 0).then_some(listed)
     });
     let request_exceeds_capacity = matches!(
@@ -368,6 +373,31 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
         request_exceeds_capacity,
         fragmented,
     }
+}
+
+/// The memory of the processes the message lists, without the one that is this process.
+///
+/// PyTorch names this process "this process" only when its PID matches the driver's. In a
+/// container the PIDs differ, and the process appears in the list as "Process N". When the
+/// message has no "this process" figure, the smallest listed process that holds at least
+/// what PyTorch reserved is taken to be the process itself.
+fn other_processes_listed(facts: &Facts, reserved: Option<u64>) -> impl Iterator<Item = u64> {
+    let itself = match (facts.process_in_use_bytes.filter(|&b| b > 0), reserved) {
+        (None, Some(reserved)) => facts
+            .other_processes
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.bytes >= reserved)
+            .min_by_key(|(_, p)| p.bytes)
+            .map(|(k, _)| k),
+        _ => None,
+    };
+    facts
+        .other_processes
+        .iter()
+        .enumerate()
+        .filter(move |(k, _)| Some(*k) != itself)
+        .map(|(_, p)| p.bytes)
 }
 
 /// Words of one script at a time, so "运行demo" yields "demo"; identifiers split at `_`.
@@ -828,6 +858,36 @@ mod tests {
         );
         let others = read_memory(&parsed.facts).others.unwrap();
         assert!(others > 20 * GIB, "{others}");
+    }
+
+    #[test]
+    fn a_listed_process_holding_what_pytorch_reserved_is_the_process_itself() {
+        // In a container the process is listed under its host PID, not as "this process".
+        let alone = parse(
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 134.00 MiB. GPU 0 has a total capacity of 39.39 GiB of which 107.94 MiB is free. Process 3679748 has 39.28 GiB memory in use. Of the allocated memory 37.86 GiB is allocated by PyTorch, and 93.47 MiB is reserved by PyTorch but unallocated.",
+        );
+        assert_eq!(read_memory(&alone.facts).others, None);
+        // Without the capacity figures (a cut paste), only the list tells who holds what.
+        let shared = parse(
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 26.00 MiB. Process 3431486 has 18.91 GiB memory in use. Process 3081991 has 4.72 GiB memory in use. Of the allocated memory 4.09 GiB is allocated by PyTorch, and 171.75 MiB is reserved by PyTorch but unallocated.",
+        );
+        assert_eq!(
+            read_memory(&shared.facts).others,
+            crate::traceback::size_to_bytes("18.91", "GiB")
+        );
+        // With "this process" printed, every listed process is another one.
+        let named = parse(
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 138.00 MiB. GPU 0 has a total capacty of 15.90 GiB of which 8.44 MiB is free. Process 1246069 has 577.00 MiB memory in use. Including non-PyTorch memory, this process has 15.32 GiB memory in use. Of the allocated memory 14.12 GiB is allocated by PyTorch, and 410.41 MiB is reserved by PyTorch but unallocated.",
+        );
+        assert_eq!(read_memory(&named.facts).others, Some(577 * MIB));
+    }
+
+    #[test]
+    fn a_process_reported_with_zero_bytes_is_not_taken_at_its_word() {
+        let wddm = parse(
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 32.00 MiB. GPU 0 has a total capacity of 23.43 GiB of which 4.06 MiB is free. Including non-PyTorch memory, this process has 0 bytes memory in use. Of the allocated memory 23.03 GiB is allocated by PyTorch, and 15.67 MiB is reserved by PyTorch but unallocated.",
+        );
+        assert_eq!(read_memory(&wddm.facts).others, None);
     }
 
     #[test]
