@@ -194,8 +194,34 @@ const STACKS: &[(Situation, &[&str])] = &[
             "invokeai",
             "upscale",
             "upscaler",
+            // Samplers of the image generators, printed in their settings and progress lines.
+            "k_lms",
+            "k_heun",
+            "k_euler",
+            "k_euler_a",
+            "k_dpm_2",
+            "k_dpm_2_a",
+            "plms",
+            "ddim",
+            "autoencoderkl",
+            "unet2dconditionmodel",
         ],
     ),
+];
+
+/// Tools and scripts that train image-generation models (LoRA, DreamBooth, full fine-tunes).
+const DIFFUSION_TRAINERS: &[&str] = &[
+    "kohya_ss",
+    "sd-scripts",
+    "sd_scripts",
+    "train_network.py",
+    "sdxl_train.py",
+    "sdxl_train_network.py",
+    "train_dreambooth.py",
+    "train_dreambooth_lora.py",
+    "train_text_to_image.py",
+    "textual_inversion.py",
+    "onetrainer",
 ];
 
 /// Stack names written as several words.
@@ -206,6 +232,10 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("diffusion pipeline", Situation::Diffusion),
     // ComfyUI's executor names the node that failed: "Error occurred when executing KSampler".
     ("error occurred when executing", Situation::Diffusion),
+    // What image generators print when a picture is (not) made.
+    ("image(s) generated", Situation::Diffusion),
+    ("images generated", Situation::Diffusion),
+    ("could not generate image", Situation::Diffusion),
     ("torch compile", Situation::Compile),
     ("zero stage 3", Situation::Sharded),
     ("zero 3", Situation::Sharded),
@@ -668,6 +698,16 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
 /// levers), then what the figures show, then where in the workflow it struck.
 fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, bool) {
     if let Some(stack) = stack(lower) {
+        // The diffusion article is about generating pictures; training an image model (a
+        // LoRA, DreamBooth, a fine-tune) is training, when the code, not only the words,
+        // says so.
+        if stack == Situation::Diffusion {
+            let phase = phase_evidence(parsed, lower);
+            let trainer = DIFFUSION_TRAINERS.iter().any(|t| contains_word(lower, t));
+            if !phase.is_inference() && (trainer || phase.training >= SCRIPT_POINTS) {
+                return (Situation::TrainingOom, false);
+            }
+        }
         return (stack, false);
     }
     if describes_growth(lower) {
@@ -750,7 +790,24 @@ const OUT_OF_MEMORY: &[&str] = &[
     "आउट ऑफ मेमोरी",
     "मेमोरी कम पड़",
     "मेमोरी कम है",
+    "not enough memory",
+    "not enough vram",
+    "not enough gpu memory",
     "mémoire insuffisante",
+    "memoire insuffisante",
+    "vram insuffisante",
+    "pas assez de mémoire",
+    "pas assez de memoire",
+    "pas assez de vram",
+    "manque de vram",
+    "الذاكرة لا تكفي",
+    "الذاكره لا تكفي",
+    "الذاكرة ما تكفي",
+    "الذاكره ما تكفي",
+    "मेमोरी काफी नहीं",
+    "मेमोरी पर्याप्त नहीं",
+    "memory kam pad",
+    "vram kam",
     "manque de mémoire",
     "plus de mémoire",
     "显存不足",
