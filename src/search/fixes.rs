@@ -18,6 +18,7 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("torch.compile", "torch-compile-memory"),
     ("cuda graphs", "torch-compile-memory"),
     ("memory leak", "memory-growth-leak"),
+    ("memory estimate", "gpu-memory-estimate"),
     ("recovering from oom", "oom-recovery-handler"),
     ("freeing gpu memory", "gpu-memory-not-released"),
     // Typed, nvidia-smi comes up as "it still shows my memory as used".
