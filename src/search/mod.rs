@@ -70,6 +70,7 @@ const TEXT_WEIGHT: f32 = 10.0;
 /// A title that holds the words of the query says more than the same words in the body.
 const TITLE_BOOST: f32 = 4.0;
 const SITUATION_WEIGHT: f32 = 16.0;
+const DEFAULT_SITUATION_WEIGHT_TYPED: f32 = 6.0;
 /// A concept's own word found through a typed synonym, and a known word a typo meant: both
 /// count less than a word typed as the articles write it, so an exact match leads.
 const SYNONYM_WEIGHT: f32 = 0.7;
@@ -310,7 +311,13 @@ impl Engine {
                 // Training read by default is a guess; a fix the words name is not.
                 let situation_counts = !reading.situation_by_default || fix_groups.is_empty();
                 if situation_group == Some(group) && situation_counts {
-                    score += SITUATION_WEIGHT;
+                    // Typed words that say nothing of where the error struck are read by
+                    // their text: the training default is only a tie-breaker there.
+                    score += if reading.situation_by_default && reading.diagnosis.is_none() {
+                        DEFAULT_SITUATION_WEIGHT_TYPED
+                    } else {
+                        SITUATION_WEIGHT
+                    };
                 }
                 if fix_groups.contains(&group) {
                     score += FIX_CONCEPT_WEIGHT;
