@@ -804,6 +804,12 @@ const OUT_OF_MEMORY: &[&str] = &[
     "الذاكره لا تكفي",
     "الذاكرة ما تكفي",
     "الذاكره ما تكفي",
+    "مش مكفي",
+    "مش مكفية",
+    "مش كافي",
+    "مش كفاية",
+    "مو كافي",
+    "ما يكفي",
     "मेमोरी काफी नहीं",
     "मेमोरी पर्याप्त नहीं",
     "memory kam pad",
@@ -870,12 +876,22 @@ fn situation_from_words(parsed: &Parsed, lower: &str) -> (Situation, bool) {
     }
 }
 
-/// `needle` in `haystack` not glued to other letters (so "oom" is not found in "room").
+/// `needle` in `haystack` not glued to other letters (so "oom" is not found in "room"). An
+/// Arabic phrase may carry one glued conjunction or preposition (ومش مكفي, بالذاكرة).
 fn contains_word(haystack: &str, needle: &str) -> bool {
+    let arabic = needle.starts_with(|c: char| ('\u{0600}'..='\u{06FF}').contains(&c));
     haystack.match_indices(needle).any(|(start, _)| {
-        let before = haystack[..start].chars().next_back();
+        let mut before = haystack[..start].chars().rev();
         let after = haystack[start + needle.len()..].chars().next();
-        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        let starts_word = match before.next() {
+            None => true,
+            Some(c) if !c.is_alphanumeric() => true,
+            Some('و' | 'ف' | 'ب' | 'ل' | 'ك') if arabic => {
+                !before.next().is_some_and(char::is_alphanumeric)
+            }
+            Some(_) => false,
+        };
+        starts_word && !after.is_some_and(char::is_alphanumeric)
     })
 }
 
@@ -1059,6 +1075,13 @@ mod tests {
         );
         assert_eq!(of("मेमोरी खत्म RAM"), Situation::HostRam);
         assert_eq!(of("the room is empty"), Situation::Other);
+    }
+
+    #[test]
+    fn an_arabic_phrase_is_found_behind_a_glued_conjunction_but_not_inside_a_word() {
+        assert!(contains_word("الكرت 8 جيجا ومش مكفي", "مش مكفي"));
+        assert!(!contains_word("الكرت 8 جيجا ومامش مكفي", "مش مكفي"));
+        assert!(!contains_word("a broom", "oom"));
     }
 
     #[test]
