@@ -92,6 +92,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave3.jsonl",
             "queries-dev-wave5.jsonl",
             "queries-dev-wave6.jsonl",
+            "queries-dev-wave7.jsonl",
         ],
     ),
     ("test", &["queries-test.jsonl"]),

@@ -813,6 +813,16 @@ const OUT_OF_MEMORY: &[&str] = &[
     "मेमोरी काफी नहीं",
     "मेमोरी पर्याप्त नहीं",
     "memory kam pad",
+    "can't allocate",
+    "cannot allocate",
+    "unable to allocate",
+    "impossible d'allouer",
+    "impossible d’allouer",
+    "n'arrive pas à allouer",
+    "n'arrive pas a allouer",
+    "allocate नहीं",
+    "allocate nahi",
+    "ما يقدر يحجز",
     "vram kam",
     // Memory that a run "eats": people describe the pressure before the error.
     "eats memory",
@@ -839,9 +849,18 @@ const OUT_OF_MEMORY: &[&str] = &[
 ];
 const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
 const HOST_WORDS: &[&str] = &["ram", "cpu", "العشوائية", "रैम", "vive"];
-/// Fragmentation, or memory reserved yet unused, as people describe it.
+/// Fragmentation, or memory reserved yet unused, as people describe it — or its symptom:
+/// memory reported free, yet a smaller block cannot be had.
 const FRAGMENTATION_WORDS: &[&str] = &[
     "fragment",
+    "free but",
+    "libre mais",
+    "फ्री है फिर भी",
+    "free hai phir bhi",
+    "free hai fir bhi",
+    "فاضية بس",
+    "فاضي بس",
+    "فارغة لكن",
     "réservée",
     "reserved",
     "تجزئة",

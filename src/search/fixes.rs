@@ -10,6 +10,7 @@
 const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("gradient accumulation", "cuda-oom-training"),
     ("checkpointing", "activation-memory"),
+    ("truncated bptt", "activation-memory"),
     ("expandable segments", "cuda-oom-fragmentation"),
     ("no_grad", "cuda-oom-inference"),
     ("kv cache", "llm-inference-kv-cache"),

@@ -70,7 +70,7 @@ const TEXT_WEIGHT: f32 = 10.0;
 /// A title that holds the words of the query says more than the same words in the body.
 const TITLE_BOOST: f32 = 4.0;
 const SITUATION_WEIGHT: f32 = 16.0;
-const DEFAULT_SITUATION_WEIGHT_TYPED: f32 = 6.0;
+const TYPED_SITUATION_WEIGHT: f32 = 6.0;
 /// A concept's own word found through a typed synonym, and a known word a typo meant: both
 /// count less than a word typed as the articles write it, so an exact match leads.
 const SYNONYM_WEIGHT: f32 = 0.7;
@@ -313,8 +313,10 @@ impl Engine {
                 if situation_group == Some(group) && situation_counts {
                     // Typed words that say nothing of where the error struck are read by
                     // their text: the training default is only a tie-breaker there.
-                    score += if reading.situation_by_default && reading.diagnosis.is_none() {
-                        DEFAULT_SITUATION_WEIGHT_TYPED
+                    // A fix the words name elsewhere weighs as much as where they say it struck.
+                    let typed_guess = reading.situation_by_default || !fix_groups.is_empty();
+                    score += if typed_guess && reading.diagnosis.is_none() {
+                        TYPED_SITUATION_WEIGHT
                     } else {
                         SITUATION_WEIGHT
                     };

@@ -18,6 +18,7 @@ static CUDA_OOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?:cuda|hip|xpu)outof(?:the)?memory|cudaerror:outofmemory|cudaruntimeerror.{0,40}outofmemory",
         r"|cuda_error_out_of_memory|cudaerrormemoryallocation|torch\.(?:cuda\.)?outofmemoryerror",
+        r"|memoryallocationfailedwithoomondevice",
     ))
     .expect("valid regex")
 });
@@ -203,6 +204,10 @@ mod tests {
 
     #[test]
     fn oom_beats_generic_cuda_advice() {
+        assert_eq!(
+            kind("[W1104 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 0 while trying to allocate 671088640 bytes (free: 513736704, total: 85095874560)."),
+            Some(ErrorKind::CudaOom)
+        );
         let s = "RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported";
         assert_eq!(kind(s), Some(ErrorKind::CudaOom));
     }

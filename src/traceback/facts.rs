@@ -37,6 +37,11 @@ static SIZE_FIELDS: LazyLock<Vec<SizeField>> = LazyLock::new(|| {
         field("triedtoallocate", "", |f, v| {
             f.tried_to_allocate_bytes = Some(v)
         }),
+        // The caching allocator's warning (PyTorch ≥ 2.8): "memory allocation failed with OOM
+        // on device 0 while trying to allocate 671088640 bytes (free: …, total: …)".
+        field("failedwithoomondevice[0-9]{1,6}whiletryingtoallocate", "", |f, v| {
+            f.tried_to_allocate_bytes = Some(v)
+        }),
         field(r"\(?[gx]pu[0-9]{1,6};", "totalcapacity", |f, v| {
             f.total_capacity_bytes = Some(v)
         }),
@@ -74,8 +79,15 @@ static SIZE_FIELDS: LazyLock<Vec<SizeField>> = LazyLock::new(|| {
 });
 
 static DEVICE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i:\([gx]pu)([0-9]{1,6});|(?i:[gx]pu)([0-9]{1,6})(?i:hasatotal)")
-        .expect("valid regex")
+    Regex::new(
+        r"(?i:\([gx]pu)([0-9]{1,6});|(?i:[gx]pu)([0-9]{1,6})(?i:hasatotal)|(?i:withoomondevice)([0-9]{1,6})",
+    )
+    .expect("valid regex")
+});
+
+/// The allocator warning's free and total figures: plain byte counts, no unit printed.
+static ALLOCATOR_WARNING_FREE_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"bytes\(free:([0-9]{1,20}),total:([0-9]{1,20})\)").expect("valid regex")
 });
 
 static OTHER_PROCESS: LazyLock<Regex> = LazyLock::new(|| {
@@ -83,7 +95,9 @@ static OTHER_PROCESS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static SEGMENT_START: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)outof(?:the)?memory|defaultcpuallocator|posix_memalign|notenoughmemory")
+    Regex::new(
+        r"(?i)outof(?:the)?memory|defaultcpuallocator|posix_memalign|notenoughmemory|failedwithoomondevice",
+    )
         .expect("valid regex")
 });
 
@@ -154,8 +168,13 @@ fn extract_segment(segment: &str) -> Facts {
     facts.device = DEVICE.captures(segment).and_then(|c| {
         c.get(1)
             .or_else(|| c.get(2))
+            .or_else(|| c.get(3))
             .and_then(|m| m.as_str().parse().ok())
     });
+    if let Some(c) = ALLOCATOR_WARNING_FREE_TOTAL.captures(segment) {
+        facts.free_bytes = c.get(1).and_then(|m| m.as_str().parse().ok());
+        facts.total_capacity_bytes = c.get(2).and_then(|m| m.as_str().parse().ok());
+    }
     for c in OTHER_PROCESS
         .captures_iter(segment)
         .take(MAX_OTHER_PROCESSES)
@@ -225,6 +244,17 @@ mod tests {
         assert_eq!(f.tried_to_allocate_bytes, Some(4 << 20));
         assert_eq!(f.device, Some(3));
         assert_eq!(f.free_bytes, Some(1 << 20));
+    }
+
+    #[test]
+    fn reads_the_caching_allocators_warning() {
+        let f = facts(
+            "[rank5]:[W1104 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 5\n  while trying to allocate 671088640 bytes (free: 513736704, total: 85095874560).",
+        );
+        assert_eq!(f.tried_to_allocate_bytes, Some(671_088_640));
+        assert_eq!(f.free_bytes, Some(513_736_704));
+        assert_eq!(f.total_capacity_bytes, Some(85_095_874_560));
+        assert_eq!(f.device, Some(5));
     }
 
     #[test]
