@@ -80,6 +80,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave4.jsonl",
             "pastes-dev-wave5.jsonl",
             "pastes-dev-wave6.jsonl",
+            "pastes-dev-wave7.jsonl",
         ],
     ),
     ("test", &["pastes-test.jsonl"]),

@@ -160,6 +160,8 @@ const STACKS: &[(Situation, &[&str])] = &[
             "max-batch-prefill-tokens",
             "max_num_seqs",
             "samplingparams",
+            // vLLM's sleep-mode allocator, which prints its own out-of-memory error.
+            "cumem_allocator",
         ],
     ),
     (
@@ -194,6 +196,8 @@ const STACKS: &[(Situation, &[&str])] = &[
             "invokeai",
             "upscale",
             "upscaler",
+            "inpaint",
+            "inpainting",
             // Samplers of the image generators, printed in their settings and progress lines.
             "k_lms",
             "k_heun",
@@ -308,14 +312,29 @@ pub fn stack(lower: &str) -> Option<Situation> {
         if !read.insert(token) {
             continue;
         }
-        let Some(situation) = stack_of_token(token).or_else(|| {
-            // `site-packages/vllm/worker.py` and `torch._dynamo.eval_frame` name their
-            // package in a dotted or hyphenated part.
-            token
-                .split(['.', '-'])
-                .filter(|part| part.len() >= 3)
-                .find_map(stack_of_token)
-        }) else {
+        let Some(situation) = stack_of_token(token)
+            .or_else(|| {
+                // `site-packages/vllm/worker.py`, `torch._dynamo.eval_frame` and
+                // `fastchat.serve.vllm_worker` name their package in a part.
+                token
+                    .split(['.', '-'])
+                    .filter(|part| part.len() >= 3)
+                    .find_map(|part| {
+                        stack_of_token(part).or_else(|| {
+                            part.split('_')
+                                .filter(|word| word.len() >= 3)
+                                .find_map(stack_of_token)
+                        })
+                    })
+            })
+            .or_else(|| {
+                // A hyphenated name that starts with one (`stable-diffusion-2-depth`).
+                token
+                    .match_indices('-')
+                    .skip(1)
+                    .find_map(|(end, _)| stack_of_token(&token[..end]))
+            })
+        else {
             continue;
         };
         count(situation);
@@ -560,6 +579,28 @@ const INNERMOST_FRAME_POINTS: u32 = 3;
 /// Points for a script's name (`infer.py`, `train_lora.py`), once per script.
 const SCRIPT_POINTS: u32 = 3;
 
+const INFERENCE_SCRIPT_PARTS: &[&str] = &[
+    "demo", "infer", "predict", "test", "eval", "generate", "sample",
+];
+const TRAINING_SCRIPT_PARTS: &[&str] = &["train", "finetun"];
+
+/// `python train.py …`, `torchrun --nproc_per_node 8 finetune.py`, `accelerate launch x.py`.
+static LAUNCHED_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?m)(?:^|[\s`$>])(?:python[0-9.]*|torchrun|deepspeed|accelerate\s+launch)(?:\s+-{1,2}[\w.=-]+(?:\s+[0-9]+)?)*\s+([^\s`'\x22]+\.py)\b",
+    )
+    .expect("launch pattern")
+});
+
+/// A phase named after "at", "during", "in" or "when": group 1 for evaluation, validation,
+/// testing or generation, group 2 for training.
+static PHASE_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:at|during|in|when|while)\s+(?:the\s+)?(?:(eval(?:uation)?|validation|validating|val|test(?:ing)?|inference|prediction|predicting|generation|generating|evaluating|sampling)|(training|fine-?tuning|backward))(?:\s+(?:stage|step|phase|loop|time))?\b",
+    )
+    .expect("phase pattern")
+});
+
 /// `lower`: the text's head, lowercased ([`lowered_head`]).
 fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
     let mut evidence = PhaseEvidence::default();
@@ -588,15 +629,35 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
         }
         scripts_seen.push(script);
         let script = script.to_lowercase();
-        if [
-            "demo", "infer", "predict", "test", "eval", "generate", "sample",
-        ]
-        .iter()
-        .any(|p| script.contains(p))
-        {
+        if INFERENCE_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
             evidence.inference += SCRIPT_POINTS;
         }
-        if ["train", "finetun"].iter().any(|p| script.contains(p)) {
+        if TRAINING_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
+            evidence.training += SCRIPT_POINTS;
+        }
+    }
+    // A script launched on the command line is named as plainly as one in a frame.
+    for launched in LAUNCHED_SCRIPT.captures_iter(lower) {
+        let Some(path) = launched.get(1) else {
+            continue;
+        };
+        let script = path.as_str().rsplit(['/', '\\']).next().unwrap_or("");
+        if scripts_seen.iter().any(|seen| seen.eq_ignore_ascii_case(script)) {
+            continue;
+        }
+        scripts_seen.push(script);
+        if INFERENCE_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
+            evidence.inference += SCRIPT_POINTS;
+        }
+        if TRAINING_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
+            evidence.training += SCRIPT_POINTS;
+        }
+    }
+    // "at eval stage", "during validation": the phase said outright weighs like a script.
+    for said in PHASE_SAID.captures_iter(lower) {
+        if said.get(1).is_some() {
+            evidence.inference += SCRIPT_POINTS;
+        } else {
             evidence.training += SCRIPT_POINTS;
         }
     }
@@ -676,6 +737,7 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         },
         ErrorKind::CudaOom => cuda_oom_situation(parsed, text, lower),
         _ if shows_nvidia_smi(text) => read(Situation::NotReleased),
+        _ if describes_memory_held(lower) => read(Situation::NotReleased),
         _ if contains_word(lower, "killed") && lower.contains("checkpoint shards") => {
             read(Situation::HostRam)
         }
@@ -756,6 +818,41 @@ const SIGKILL_REPORTS: &[&str] = &[
 
 fn killed_by_the_kernel(lower: &str) -> bool {
     SIGKILL_REPORTS.iter().any(|report| lower.contains(report))
+}
+
+/// GPU memory described as still held once a run is over or its objects are gone.
+const MEMORY_HELD: &[&str] = &[
+    "remains occupied",
+    "still occupied",
+    "not released",
+    "never released",
+    "not being released",
+    "not freed",
+    "not being freed",
+    "never freed",
+    "isn't freed",
+    "isn't released",
+    "pas libérée",
+    "pas liberee",
+    "jamais libérée",
+    "reste occupée",
+    "reste occupee",
+    "toujours occupée",
+    "toujours occupee",
+    "لا تتحرر",
+    "ما تتحرر",
+    "مش بتتحرر",
+    "لا يتم تحريرها",
+    "free नहीं होती",
+    "free नहीं हो रही",
+    "free nahi hoti",
+    "free nahi ho rahi",
+    "रिलीज़ नहीं",
+    "रिलीज नहीं",
+];
+
+fn describes_memory_held(lower: &str) -> bool {
+    mentions_memory(lower) && MEMORY_HELD.iter().any(|phrase| lower.contains(phrase))
 }
 
 /// `nvidia-smi`'s table, or a row of it ("8525MiB / 11019MiB" is its memory column): someone
@@ -1041,6 +1138,21 @@ mod tests {
     fn a_row_of_nvidia_smi_is_memory_still_held() {
         let row = "| 30%   28C    P8    22W / 250W |   8525MiB / 11019MiB |      0%      Default |\nhow do I empty the cache of this GPU?";
         assert_eq!(read_situation(&parse(row), row).0, Situation::NotReleased);
+    }
+
+    #[test]
+    fn memory_described_as_still_held_is_memory_not_released() {
+        let text = "When I finish training LoRA, even though the process has ended, the GPU memory remains occupied.";
+        assert_eq!(read_situation(&parse(text), text).0, Situation::NotReleased);
+    }
+
+    #[test]
+    fn a_script_launched_on_the_command_line_names_the_phase() {
+        let launched = "$ python train.py -mode train -bert_data_path ../data/test_data/test -visible_gpus 0\nRuntimeError: CUDA out of memory. Tried to allocate 12.00 MiB (GPU 0; 2.00 GiB total capacity; 1.19 GiB already allocated; 11.31 MiB free; 1.33 GiB reserved in total by PyTorch)";
+        let phase = phase_evidence(&parse(launched), &lowered_head(launched));
+        assert!(!phase.is_inference(), "{phase:?}");
+        let infer = "torchrun --nproc_per_node 2 scripts/infer_video.py --fp16\nCUDA out of memory. Tried to allocate 2.00 GiB";
+        assert!(phase_evidence(&parse(infer), &lowered_head(infer)).is_inference());
     }
 
     #[test]

@@ -19,6 +19,8 @@ static CUDA_OOM: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:cuda|hip|xpu)outof(?:the)?memory|cudaerror:outofmemory|cudaruntimeerror.{0,40}outofmemory",
         r"|cuda_error_out_of_memory|cudaerrormemoryallocation|torch\.(?:cuda\.)?outofmemoryerror",
         r"|memoryallocationfailedwithoomondevice",
+        // The figures alone, when the paste starts after "CUDA out of memory.".
+        r"|triedtoallocate[0-9.]{1,30}[kmgt]?i?b\([gx]pu[0-9]{1,6};",
     ))
     .expect("valid regex")
 });
@@ -206,6 +208,10 @@ mod tests {
     fn oom_beats_generic_cuda_advice() {
         assert_eq!(
             kind("[W1104 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 0 while trying to allocate 671088640 bytes (free: 513736704, total: 85095874560)."),
+            Some(ErrorKind::CudaOom)
+        );
+        assert_eq!(
+            kind("Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity; 1.24 GiB already allocated; 2.88 MiB free)"),
             Some(ErrorKind::CudaOom)
         );
         let s = "RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported";

@@ -20,6 +20,9 @@ const FOREIGN: &[(&str, &str)] = &[
     ("paddlepaddle", "PaddlePaddle"),
     ("mxnet", "MXNet"),
     ("mlx", "MLX"),
+    // PyCUDA's driver bindings (Nervana neon, hand-written kernels): not PyTorch's allocator.
+    ("pycuda", "PyCUDA"),
+    ("nervanagpu", "neon"),
     ("llama_cpp", "llama.cpp"),
     ("ggml", "llama.cpp"),
     ("llama_model_load", "llama.cpp"),
