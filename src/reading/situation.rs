@@ -587,7 +587,7 @@ const TRAINING_SCRIPT_PARTS: &[&str] = &["train", "finetun"];
 /// `python train.py …`, `torchrun --nproc_per_node 8 finetune.py`, `accelerate launch x.py`.
 static LAUNCHED_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?m)(?:^|[\s`$>])(?:python[0-9.]*|torchrun|deepspeed|accelerate\s+launch)(?:\s+-{1,2}[\w.=-]+(?:\s+[0-9]+)?)*\s+([^\s`'\x22]+\.py)\b",
+        r"(?m)(?:^|[\s`$>])(?-u:\b)(?:python[0-9.]*|torchrun|deepspeed|accelerate\s+launch)(?:\s+-{1,2}[\w.=-]+(?:\s+[0-9]+)?)*\s+([^\s`'\x22]+\.py)\b",
     )
     .expect("launch pattern")
 });
@@ -596,7 +596,7 @@ static LAUNCHED_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
 /// testing or generation, group 2 for training.
 static PHASE_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:at|during|in|when|while)\s+(?:the\s+)?(?:(eval(?:uation)?|validation|validating|val|test(?:ing)?|inference|prediction|predicting|generation|generating|evaluating|sampling)|(training|fine-?tuning|backward))(?:\s+(?:stage|step|phase|loop|time))?\b",
+        r"(?-u:\b)(?:at|during|in|when|while)\s+(?:the\s+)?(?:(eval(?:uation)?|validation|validating|val|test(?:ing)?|inference|prediction|predicting|generation|generating|evaluating|sampling)|(training|fine-?tuning|backward))(?:\s+(?:stage|step|phase|loop|time))?(?-u:\b)",
     )
     .expect("phase pattern")
 });
@@ -637,7 +637,12 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
         }
     }
     // A script launched on the command line is named as plainly as one in a frame.
-    for launched in LAUNCHED_SCRIPT.captures_iter(lower) {
+    let launches = lower.contains(".py")
+        && ["python", "torchrun", "deepspeed", "accelerate"]
+            .iter()
+            .any(|launcher| lower.contains(launcher));
+    let launched_scripts = launches.then(|| LAUNCHED_SCRIPT.captures_iter(lower));
+    for launched in launched_scripts.into_iter().flatten() {
         let Some(path) = launched.get(1) else {
             continue;
         };
