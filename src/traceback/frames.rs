@@ -1,5 +1,5 @@
-//! Python stack frames: `File "…", line N, in func`, and IPython 8's `File path:N, in func` /
-//! `Cell In[3], line 5, in func`.
+//! Python stack frames: `File "…", line N, in func`, IPython 8's `File path:N, in func` /
+//! `Cell In[3], line 5, in func`, and Rich's boxed `│ path:N in func │` (accelerate, typer).
 //!
 //! A paste may hold several tracebacks (chained exceptions, retries, other workers). The frames
 //! reported are those of the traceback that ends at the chosen error line: the frames after the
@@ -24,6 +24,12 @@ static IPY_FRAME: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
+/// A frame of a traceback drawn by Rich: `│ /path/to/file.py:562 in simple_launcher   │`.
+static RICH_FRAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*│\s+((?:[A-Za-z]:)?[^\s:│]+):([0-9]{1,12}) in ([\w<>.]+)\s*│?\s*$")
+        .expect("valid regex")
+});
+
 /// Lines joined to a frame line cut by a terminal wrap.
 const WRAP_JOIN_LINES: usize = 2;
 
@@ -33,7 +39,7 @@ pub(super) fn all_frames(lines: &[Line]) -> Vec<(usize, Frame)> {
     let mut i = 0;
     while i < lines.len() {
         let text = &lines[i].text;
-        if let Some(frame) = ipython_frame(text) {
+        if let Some(frame) = ipython_frame(text).or_else(|| rich_frame(text)) {
             out.push((i, frame));
         } else if text.contains("File \"") {
             let (frame, used) = python_frame(lines, i);
@@ -133,6 +139,18 @@ fn py_frame(text: &str) -> Option<Frame> {
     })
 }
 
+fn rich_frame(text: &str) -> Option<Frame> {
+    if !text.trim_start().starts_with('│') {
+        return None;
+    }
+    let c = RICH_FRAME.captures(text)?;
+    Some(Frame {
+        file: c.get(1)?.as_str().to_string(),
+        line: c.get(2).and_then(|m| m.as_str().parse().ok()),
+        function: c.get(3)?.as_str().to_string(),
+    })
+}
+
 fn ipython_frame(text: &str) -> Option<Frame> {
     // What IPY_FRAME's two forms start with: most lines are neither.
     let head = text.trim_start();
@@ -229,6 +247,25 @@ mod tests {
                 ("C:\\x\\conv.py", Some(415), "_conv_forward"),
                 ("~/m.py", Some(12), "forward"),
                 ("Cell In[3]", Some(5), "<module>"),
+            ]
+        );
+    }
+
+    #[test]
+    fn reads_the_frames_rich_draws_in_a_box() {
+        let f = frames_of(
+            "╭────────────── Traceback (most recent call last) ──────────────╮\n│ /home/me/kohya_ss/venv/bin/accelerate:8 in <module>                │\n│                                                                    │\n│   5 from accelerate.commands.accelerate_cli import main             │\n│ C:\\sd\\sdxl_train_network.py:45 in train                         │\n╰────────────────────────────────────────────────────────────────────╯\nOutOfMemoryError: CUDA out of memory.",
+            None,
+        );
+        let got: Vec<(&str, Option<u32>, &str)> = f
+            .iter()
+            .map(|f| (f.file.as_str(), f.line, f.function.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("/home/me/kohya_ss/venv/bin/accelerate", Some(8), "<module>"),
+                ("C:\\sd\\sdxl_train_network.py", Some(45), "train"),
             ]
         );
     }
