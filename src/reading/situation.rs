@@ -667,7 +667,8 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
         }
     }
     let mut count = |word: &str| {
-        if PHASE_WORDS.0.contains(word) {
+        // Whisper and the tools named after it (whisperx, whisperjav) transcribe.
+        if PHASE_WORDS.0.contains(word) || word.starts_with("whisper") {
             evidence.inference += 1;
         } else if PHASE_WORDS.1.contains(word) {
             evidence.training += 1;
