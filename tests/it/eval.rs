@@ -87,19 +87,19 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
 /// pastes confident ≤ 5 %) and, for ranking, bars a little under the measured numbers, so a
 /// regression fails; the held-out split's ranking bars are lower because it is lower. (The dev
 /// pastes' bars went down when wave 5, 97 pastes measured at exact@1 0.800 before any tuning,
-/// joined the split.)
+/// joined the split; wave 7, 47 in-scope pastes measured at 0.596, kept them there.)
 const DEV_BAR: Bar = Bar {
     paste_exact: 0.85,
-    paste_family: 0.90,
-    query_exact: 0.90,
+    paste_family: 0.91,
+    query_exact: 0.96,
     confident_right: 0.95,
-    coverage: 0.78,
+    coverage: 0.80,
     out_of_scope_confident: 0.05,
 };
 const TEST_BAR: Bar = Bar {
     paste_exact: 0.75,
     paste_family: 0.94,
-    query_exact: 0.80,
+    query_exact: 0.84,
     confident_right: 0.95,
     coverage: 0.74,
     out_of_scope_confident: 0.05,
