@@ -647,7 +647,10 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
             continue;
         };
         let script = path.as_str().rsplit(['/', '\\']).next().unwrap_or("");
-        if scripts_seen.iter().any(|seen| seen.eq_ignore_ascii_case(script)) {
+        if scripts_seen
+            .iter()
+            .any(|seen| seen.eq_ignore_ascii_case(script))
+        {
             continue;
         }
         scripts_seen.push(script);

@@ -127,8 +127,7 @@ pub fn answer_state(first: Option<(&Evidence, f32)>) -> AnswerState {
             // identified by the article's error text or by a situation reading that names
             // the article; a lead earned by prose alone is a reading, not a known fix (dev:
             // 7 of 9 such answers right, the other 2 out of scope).
-            let identified =
-                evidence.signature > 0.0 || (!evidence.typed && evidence.situation);
+            let identified = evidence.signature > 0.0 || (!evidence.typed && evidence.situation);
             if confidence >= model.confident_from && identified {
                 AnswerState::Confident
             } else if confidence < model.none_below {

@@ -207,11 +207,15 @@ mod tests {
     #[test]
     fn oom_beats_generic_cuda_advice() {
         assert_eq!(
-            kind("[W1104 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 0 while trying to allocate 671088640 bytes (free: 513736704, total: 85095874560)."),
+            kind(
+                "[W1104 CUDACachingAllocator.cpp:3933] memory allocation failed with OOM on device 0 while trying to allocate 671088640 bytes (free: 513736704, total: 85095874560)."
+            ),
             Some(ErrorKind::CudaOom)
         );
         assert_eq!(
-            kind("Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity; 1.24 GiB already allocated; 2.88 MiB free)"),
+            kind(
+                "Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity; 1.24 GiB already allocated; 2.88 MiB free)"
+            ),
             Some(ErrorKind::CudaOom)
         );
         let s = "RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported";

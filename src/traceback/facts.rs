@@ -39,9 +39,11 @@ static SIZE_FIELDS: LazyLock<Vec<SizeField>> = LazyLock::new(|| {
         }),
         // The caching allocator's warning (PyTorch ≥ 2.8): "memory allocation failed with OOM
         // on device 0 while trying to allocate 671088640 bytes (free: …, total: …)".
-        field("failedwithoomondevice[0-9]{1,6}whiletryingtoallocate", "", |f, v| {
-            f.tried_to_allocate_bytes = Some(v)
-        }),
+        field(
+            "failedwithoomondevice[0-9]{1,6}whiletryingtoallocate",
+            "",
+            |f, v| f.tried_to_allocate_bytes = Some(v),
+        ),
         field(r"\(?[gx]pu[0-9]{1,6};", "totalcapacity", |f, v| {
             f.total_capacity_bytes = Some(v)
         }),
