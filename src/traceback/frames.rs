@@ -224,6 +224,14 @@ mod tests {
     use super::super::normalize::clean_lines;
     use super::*;
 
+    /// Each frame as (file, line, function).
+    fn described(frames: &[Frame]) -> Vec<(&str, Option<u32>, &str)> {
+        frames
+            .iter()
+            .map(|f| (f.file.as_str(), f.line, f.function.as_str()))
+            .collect()
+    }
+
     fn frames_of(s: &str, error_line: Option<usize>) -> Vec<Frame> {
         let lines = clean_lines(s);
         let all = all_frames(&lines);
@@ -236,12 +244,8 @@ mod tests {
             "  File \"/a/train.py\", line 264, in <module>\n  File \"C:\\x\\conv.py\", line 415, in _conv_forward\nFile ~/m.py:12, in forward(self, x)\nCell In[3], line 5",
             None,
         );
-        let got: Vec<(&str, Option<u32>, &str)> = f
-            .iter()
-            .map(|f| (f.file.as_str(), f.line, f.function.as_str()))
-            .collect();
         assert_eq!(
-            got,
+            described(&f),
             vec![
                 ("/a/train.py", Some(264), "<module>"),
                 ("C:\\x\\conv.py", Some(415), "_conv_forward"),
@@ -257,12 +261,8 @@ mod tests {
             "╭────────────── Traceback (most recent call last) ──────────────╮\n│ /home/me/kohya_ss/venv/bin/accelerate:8 in <module>                │\n│                                                                    │\n│   5 from accelerate.commands.accelerate_cli import main             │\n│ C:\\sd\\sdxl_train_network.py:45 in train                         │\n╰────────────────────────────────────────────────────────────────────╯\nOutOfMemoryError: CUDA out of memory.",
             None,
         );
-        let got: Vec<(&str, Option<u32>, &str)> = f
-            .iter()
-            .map(|f| (f.file.as_str(), f.line, f.function.as_str()))
-            .collect();
         assert_eq!(
-            got,
+            described(&f),
             vec![
                 ("/home/me/kohya_ss/venv/bin/accelerate", Some(8), "<module>"),
                 ("C:\\sd\\sdxl_train_network.py", Some(45), "train"),
