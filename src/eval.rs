@@ -94,6 +94,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave5.jsonl",
             "queries-dev-wave6.jsonl",
             "queries-dev-wave7.jsonl",
+            "queries-dev-wave8.jsonl",
         ],
     ),
     ("test", &["queries-test.jsonl"]),
