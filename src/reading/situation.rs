@@ -341,10 +341,7 @@ pub fn stack(lower: &str) -> Option<Situation> {
     }
     let mut phrases_found = [false; STACK_PHRASES.len()];
     for found in STACK_PHRASE_FINDER.find_overlapping_iter(lower) {
-        let (start, end) = (found.start(), found.end());
-        let before = lower[..start].chars().next_back();
-        let after = lower[end..].chars().next();
-        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric) {
+        if stands_alone(lower, found.start(), found.end()) {
             phrases_found[found.pattern().as_usize()] = true;
         }
     }
@@ -397,10 +394,8 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
     };
     // Some drivers (Windows WDDM among them) report 0 bytes for the process itself: that
     // figure says nothing, and the memory PyTorch reserved stands for it.
-    let this_process = facts
-        .process_in_use_bytes
-        .filter(|&bytes| bytes > 0)
-        .or(reserved);
+    let reported_own = facts.process_in_use_bytes.filter(|&bytes| bytes > 0);
+    let this_process = reported_own.or(reserved);
     let others = match (facts.total_capacity_bytes, facts.free_bytes, this_process) {
         (Some(total), Some(free), Some(own)) => {
             let others = total.saturating_sub(free).saturating_sub(own);
@@ -409,7 +404,7 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
         _ => None,
     }
     .or_else(|| {
-        let listed: u64 = other_processes_listed(facts, reserved).sum();
+        let listed: u64 = other_processes_listed(facts, reported_own, reserved).sum();
         (listed > 0).then_some(listed)
     });
     let request_exceeds_capacity = matches!(
@@ -428,10 +423,14 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
 ///
 /// PyTorch names this process "this process" only when its PID matches the driver's. In a
 /// container the PIDs differ, and the process appears in the list as "Process N". When the
-/// message has no "this process" figure, the smallest listed process that holds at least
-/// what PyTorch reserved is taken to be the process itself.
-fn other_processes_listed(facts: &Facts, reserved: Option<u64>) -> impl Iterator<Item = u64> {
-    let itself = match (facts.process_in_use_bytes.filter(|&b| b > 0), reserved) {
+/// message has no "this process" figure (`reported_own`), the smallest listed process that
+/// holds at least what PyTorch reserved is taken to be the process itself.
+fn other_processes_listed(
+    facts: &Facts,
+    reported_own: Option<u64>,
+    reserved: Option<u64>,
+) -> impl Iterator<Item = u64> {
+    let itself = match (reported_own, reserved) {
         (None, Some(reserved)) => facts
             .other_processes
             .iter()
@@ -569,6 +568,16 @@ impl PhaseEvidence {
     fn is_empty(self) -> bool {
         self.training == 0 && self.inference == 0
     }
+
+    /// Points for a script whose (lowercased) name says the phase: `infer.py`, `train_lora.py`.
+    fn count_script(&mut self, script: &str) {
+        if INFERENCE_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
+            self.inference += SCRIPT_POINTS;
+        }
+        if TRAINING_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
+            self.training += SCRIPT_POINTS;
+        }
+    }
 }
 
 /// Points for a user frame's function that names the phase; the innermost such frame, where
@@ -628,13 +637,7 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
             continue;
         }
         scripts_seen.push(script);
-        let script = script.to_lowercase();
-        if INFERENCE_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
-            evidence.inference += SCRIPT_POINTS;
-        }
-        if TRAINING_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
-            evidence.training += SCRIPT_POINTS;
-        }
+        evidence.count_script(&script.to_lowercase());
     }
     // A script launched on the command line is named as plainly as one in a frame.
     let launches = lower.contains(".py")
@@ -654,12 +657,7 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
             continue;
         }
         scripts_seen.push(script);
-        if INFERENCE_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
-            evidence.inference += SCRIPT_POINTS;
-        }
-        if TRAINING_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
-            evidence.training += SCRIPT_POINTS;
-        }
+        evidence.count_script(script);
     }
     // "at eval stage", "during validation": the phase said outright weighs like a script.
     for said in PHASE_SAID.captures_iter(lower) {
@@ -1034,20 +1032,26 @@ fn situation_from_words(parsed: &Parsed, lower: &str) -> (Situation, bool) {
 /// `needle` in `haystack` not glued to other letters (so "oom" is not found in "room"). An
 /// Arabic phrase may carry one glued conjunction or preposition (ومش مكفي, بالذاكرة).
 fn contains_word(haystack: &str, needle: &str) -> bool {
-    let arabic = needle.starts_with(|c: char| ('\u{0600}'..='\u{06FF}').contains(&c));
-    haystack.match_indices(needle).any(|(start, _)| {
-        let mut before = haystack[..start].chars().rev();
-        let after = haystack[start + needle.len()..].chars().next();
-        let starts_word = match before.next() {
-            None => true,
-            Some(c) if !c.is_alphanumeric() => true,
-            Some('و' | 'ف' | 'ب' | 'ل' | 'ك') if arabic => {
-                !before.next().is_some_and(char::is_alphanumeric)
-            }
-            Some(_) => false,
-        };
-        starts_word && !after.is_some_and(char::is_alphanumeric)
-    })
+    haystack
+        .match_indices(needle)
+        .any(|(start, _)| stands_alone(haystack, start, start + needle.len()))
+}
+
+/// Whether `haystack[start..end]` is not glued to other letters; Arabic may carry one glued
+/// conjunction or preposition before it.
+fn stands_alone(haystack: &str, start: usize, end: usize) -> bool {
+    let arabic = haystack[start..end].starts_with(|c: char| ('\u{0600}'..='\u{06FF}').contains(&c));
+    let mut before = haystack[..start].chars().rev();
+    let after = haystack[end..].chars().next();
+    let starts_word = match before.next() {
+        None => true,
+        Some(c) if !c.is_alphanumeric() => true,
+        Some('و' | 'ف' | 'ب' | 'ل' | 'ك') if arabic => {
+            !before.next().is_some_and(char::is_alphanumeric)
+        }
+        Some(_) => false,
+    };
+    starts_word && !after.is_some_and(char::is_alphanumeric)
 }
 
 fn mentions_memory(lower: &str) -> bool {
