@@ -122,7 +122,13 @@ const STACKS: &[(Situation, &[&str])] = &[
             "llamafactory",
             "llama_factory",
             "llama-factory",
+            "llamafactory-cli",
             "axolotl",
+            // axolotl's setting that packs short samples into one sequence.
+            "sample_packing",
+            "ms-swift",
+            "ms_swift",
+            "sft_type",
             "lora",
             "qlora",
             "sfttrainer",
@@ -243,6 +249,9 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("torch compile", Situation::Compile),
     ("zero stage 3", Situation::Sharded),
     ("zero 3", Situation::Sharded),
+    // ms-swift's command line.
+    ("swift sft", Situation::LlmFinetune),
+    ("swift rlhf", Situation::LlmFinetune),
     ("केवी कैश", Situation::LlmServing),
     ("वीएलएलएम", Situation::LlmServing),
 ];
@@ -535,7 +544,7 @@ const TRAINING_WORDS: &[&str] = &[
     "प्रशिक्षण",
     "ट्रेनिंग",
 ];
-const TRAINING_SUBSTRINGS: &[&str] = &["训练"];
+const TRAINING_SUBSTRINGS: &[&str] = &["训练", "微调"];
 const INFERENCE_FRAME_PARTS: &[&str] = &[
     "valid",
     "eval",
@@ -701,7 +710,8 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
 /// An Arabic word without its article and the conjunction or preposition glued to it
 /// (التدريب, والتقييم, بالتحقق → تدريب, تقييم, تحقق), so the word lists hold bare words.
 fn without_arabic_article(word: &str) -> &str {
-    for prefix in ["وبال", "وال", "بال", "كال", "فال", "لل", "ال"] {
+    // «عال» is spoken Arabic's «على ال» written as one word (عالفاليديشن).
+    for prefix in ["وبال", "وال", "بال", "كال", "فال", "عال", "لل", "ال"] {
         if let Some(rest) = word.strip_prefix(prefix)
             && rest.chars().count() >= 3
         {
@@ -788,7 +798,37 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
     if CATCHES_OOM.is_match(text) || text.contains(HANDLER_FAILED) {
         return (Situation::Recovery, false);
     }
-    by_phase(phase_evidence(parsed, lower))
+    by_phase_and_model(phase_evidence(parsed, lower), lower)
+}
+
+/// A decoder language model named by its Hugging Face module (`modeling_qwen2.py`, remote
+/// code's `modeling_chatglm.py`) or by a model id with its size (`Qwen2.5-7B`,
+/// `llama-2-13b`, `vicuna13b`).
+static LANGUAGE_MODEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        modeling_(?:llama|qwen|mistral|mixtral|gemma|falcon|gpt_neox|gptj|gpt_bigcode|granite
+            |phi|bloom|opt|mpt|olmo|starcoder|cohere|stablelm|deepseek|internlm|baichuan
+            |chatglm|glm|llava|mllama|codegen|gpt2)\w*\.py
+      | (?-u:\b)(?:llama|qwen|mistral|mixtral|gemma|vicuna|baichuan|chatglm|internlm|falcon
+            |deepseek|yi|starcoder|codellama|bloomz?|opt|pythia|olmo|granite|glm|tinyllama
+            |llava|zephyr|openbuddy|alpaca|phi)[\w.-]{0,12}?\d{1,3}(?:\.\d)?b(?-u:\b)",
+    )
+    .expect("language model pattern")
+});
+
+/// `lower`: the text's head, lowercased.
+fn names_a_language_model(lower: &str) -> bool {
+    LANGUAGE_MODEL.is_match(lower)
+}
+
+/// Where in the workflow an out-of-memory error struck, from the phase evidence and what
+/// model it ran: training a language model is a fine-tune, whose article knows its levers.
+fn by_phase_and_model(phase: PhaseEvidence, lower: &str) -> (Situation, bool) {
+    if phase.training > 0 && !phase.is_inference() && names_a_language_model(lower) {
+        return (Situation::LlmFinetune, false);
+    }
+    by_phase(phase)
 }
 
 fn by_phase(phase: PhaseEvidence) -> (Situation, bool) {

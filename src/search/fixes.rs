@@ -12,6 +12,7 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("checkpointing", "activation-memory"),
     ("truncated bptt", "activation-memory"),
     ("expandable segments", "cuda-oom-fragmentation"),
+    ("fragmentation", "cuda-oom-fragmentation"),
     ("no_grad", "cuda-oom-inference"),
     ("kv cache", "llm-inference-kv-cache"),
     ("inference server", "llm-inference-kv-cache"),
@@ -36,6 +37,11 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("nccl", "nccl-timeout"),
     ("cudnn", "cublas-cudnn-errors"),
     ("cublas", "cublas-cudnn-errors"),
+    ("different devices", "device-mismatch"),
+    ("weights_only", "torch-load-weights-only"),
+    ("matrix multiplication", "shape-mismatch"),
+    ("illegal memory access", "cuda-illegal-memory-access"),
+    ("worker crashed", "dataloader-worker-crash"),
 ];
 
 /// The groups whose fixes the concepts (by English name, lowercased) name, each once.

@@ -139,8 +139,14 @@ impl Synonyms {
 /// An Arabic word without the one-letter preposition or conjunction written glued to it
 /// (بتجميع → تجميع, لطبقة → طبقة, فالذاكرة is the stemmer's): the stemmer leaves these,
 /// since stripping them from every word would damage words that begin with those letters,
-/// but a glossary phrase that then matches is a safe reading.
+/// but a glossary phrase that then matches is a safe reading. Spoken Arabic also writes
+/// «على ال» as a glued «عال» (عالفاليديشن: at the validation).
 fn without_proclitic(term: &str) -> Option<String> {
+    if let Some(rest) = term.strip_prefix("عال")
+        && rest.chars().count() >= 3
+    {
+        return Some(rest.to_owned());
+    }
     let mut chars = term.chars();
     let first = chars.next()?;
     let rest = chars.as_str();
@@ -223,6 +229,23 @@ mod tests {
         assert_eq!(synonyms.find(Lang::Ar, &glued).english, ["lora"]);
         // Only Arabic words lose a glued letter: "بلورا" is nothing in another language.
         assert_eq!(synonyms.find(Lang::Fr, &glued), Found::default());
+    }
+
+    #[test]
+    fn spoken_arabic_s_glued_at_the_does_not_hide_a_word() {
+        let synonyms = Synonyms::new(&library(
+            Lang::Ar,
+            "evaluation / validation",
+            "التقييم",
+            &["الفاليديشن"],
+        ));
+        let glued = analyzed(Lang::Ar, "لما يوصل عالفاليديشن تخلص الذاكرة");
+        assert_eq!(
+            synonyms.find(Lang::Ar, &glued).english,
+            ["evaluation / validation"]
+        );
+        // «عالم» (world) is a word of its own, not «على» glued to «م».
+        assert_eq!(without_proclitic("عالم"), None);
     }
 
     #[test]
