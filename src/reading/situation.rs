@@ -502,6 +502,13 @@ const INFERENCE_WORDS: &[&str] = &[
     "whisper",
     "transcribe",
     "transcription",
+    // Speech synthesis (TTS) makes audio from a trained model.
+    "synthesize",
+    "synthesized",
+    "synthesizing",
+    "synthesis",
+    // What a generating model is given to answer.
+    "prompt",
     "sam",
     "sam2",
     "sam3",
@@ -768,7 +775,7 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         _ if describes_growth(lower) && mentions_memory(lower) => {
             read(stack(lower).unwrap_or(Situation::MemoryGrowth))
         }
-        _ if mentions_running_out(lower) => situation_from_words(parsed, lower),
+        _ if mentions_running_out(lower) => situation_from_words(parsed, text, lower),
         _ => read(Situation::Other),
     }
 }
@@ -803,7 +810,7 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
 
 /// A decoder language model named by its Hugging Face module (`modeling_qwen2.py`, remote
 /// code's `modeling_chatglm.py`) or by a model id with its size (`Qwen2.5-7B`,
-/// `llama-2-13b`, `vicuna13b`).
+/// `llama-2-13b`, `deepseek-coder-6.7b`, `vicuna13b`).
 static LANGUAGE_MODEL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
@@ -812,7 +819,9 @@ static LANGUAGE_MODEL: LazyLock<Regex> = LazyLock::new(|| {
             |chatglm|glm|llava|mllama|codegen|gpt2)\w*\.py
       | (?-u:\b)(?:llama|qwen|mistral|mixtral|gemma|vicuna|baichuan|chatglm|internlm|falcon
             |deepseek|yi|starcoder|codellama|bloomz?|opt|pythia|olmo|granite|glm|tinyllama
-            |llava|zephyr|openbuddy|alpaca|phi)[\w.-]{0,12}?\d{1,3}(?:\.\d)?b(?-u:\b)",
+            |llava|zephyr|openbuddy|alpaca|phi)
+            [\d.]*(?:[-_](?:[\d.]+|chat|coder|instruct|base|math|vl|moe))*[-_]?
+            \d{1,3}(?:\.\d)?b(?-u:\b)",
     )
     .expect("language model pattern")
 });
@@ -1053,7 +1062,7 @@ fn mentions_running_out(lower: &str) -> bool {
 
 /// A typed description of an out-of-memory error: the device or phase it names decides.
 /// `lower`: the text's head, lowercased.
-fn situation_from_words(parsed: &Parsed, lower: &str) -> (Situation, bool) {
+fn situation_from_words(parsed: &Parsed, text: &str, lower: &str) -> (Situation, bool) {
     let any = |words: &[&str]| words.iter().any(|w| contains_word(lower, w));
     // The device first: on a Mac, whatever the stack, the MPS article holds the levers.
     if any(MPS_WORDS) {
@@ -1064,6 +1073,10 @@ fn situation_from_words(parsed: &Parsed, lower: &str) -> (Situation, bool) {
         (Situation::HostRam, false)
     } else if FRAGMENTATION_WORDS.iter().any(|w| lower.contains(w)) {
         (Situation::Fragmentation, false)
+    } else if CATCHES_OOM.is_match(text) {
+        // Words about running out over code that catches the error: the handler is the
+        // subject, as when the handler's own failure is pasted.
+        (Situation::Recovery, false)
     } else {
         by_phase(phase_evidence(parsed, lower))
     }
@@ -1272,6 +1285,56 @@ mod tests {
         assert_eq!(
             read_situation(&parse(&trainer), &trainer),
             (Situation::TrainingOom, false)
+        );
+    }
+
+    #[test]
+    fn training_a_language_model_named_by_its_module_or_id_is_a_fine_tune() {
+        let oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 112.00 MiB (GPU 0; 79.15 GiB total capacity; 76.61 GiB already allocated; 112.38 MiB free; 77.55 GiB reserved in total by PyTorch)";
+        let module = format!(
+            "  File \"/opt/site-packages/transformers/models/qwen2/modeling_qwen2.py\", line 80, in forward\n  File \"train.py\", line 12, in train\n{oom}"
+        );
+        assert_eq!(
+            read_situation(&parse(&module), &module),
+            (Situation::LlmFinetune, false)
+        );
+        let id = format!("lora微调qwen2.5-7b逐渐爆显存\n{oom}");
+        assert_eq!(read_situation(&parse(&id), &id).0, Situation::LlmFinetune);
+        // A model named without a sign of training says nothing of what the run was doing,
+        // and a size alone ("7b") or a word that only begins like a family is no model.
+        assert_eq!(
+            read_situation(
+                &parse(&format!("Llama-2-13b\n{oom}")),
+                &format!("Llama-2-13b\n{oom}")
+            ),
+            (Situation::TrainingOom, true)
+        );
+        assert!(!names_a_language_model("options_7b train"));
+        for id in [
+            "vicuna13b",
+            "deepseek-coder-6.7b",
+            "qwen2-vl-7b",
+            "llama-2-13b-chat",
+        ] {
+            assert!(names_a_language_model(id), "{id}");
+        }
+    }
+
+    #[test]
+    fn words_about_running_out_over_code_that_catches_it_are_about_recovery() {
+        let catching = "catch the out of memory errors and continue:\nfor x in loader:\n    try:\n        step(x)\n    except RuntimeError as e:\n        torch.cuda.empty_cache()";
+        assert_eq!(
+            read_situation(&parse(catching), catching).0,
+            Situation::Recovery
+        );
+    }
+
+    #[test]
+    fn speech_synthesis_is_inference() {
+        let tts = "When I tried to synthesize a second sentence, I ran out of CUDA memory.\nRuntimeError: CUDA out of memory. Tried to allocate 6.41 GiB (GPU 0; 10.92 GiB total capacity; 7.46 GiB already allocated; 2.83 GiB free; 7.47 GiB reserved in total by PyTorch)";
+        assert_eq!(
+            read_situation(&parse(tts), tts),
+            (Situation::InferenceOom, false)
         );
     }
 
