@@ -108,3 +108,46 @@ async fn words_that_name_a_fix_find_the_article_that_holds_it() {
         assert_eq!(ids(&answer)[0], group, "{query}: {answer}");
     }
 }
+
+#[tokio::test]
+async fn everyday_words_for_a_situation_lead_to_its_article_in_every_language() {
+    // Written for this test (not from the evaluation sets): what people describe rather than
+    // the error's own words.
+    for (query, lang, expected) in [
+        (
+            "البوت يرد على الناس وكل ما طالت المحادثة يطيح من الذاكرة",
+            "ar",
+            "llm-inference-kv-cache",
+        ),
+        (
+            "model card pe h aur data processor pe, alag jagah bol ke error deta h",
+            "hi",
+            "device-mismatch",
+        ),
+        (
+            "depuis la mise a jour de torch mon vieux checkpoint refuse de charger pour raisons de securite",
+            "fr",
+            "torch-load-weights-only",
+        ),
+        (
+            "les deux matrices peuvent pas etre multipliées apres le flatten",
+            "fr",
+            "shape-mismatch",
+        ),
+    ] {
+        let answer = search(query, lang).await;
+        assert_eq!(ids(&answer)[0], expected, "{query}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn no_room_on_the_card_is_out_of_memory_not_an_in_place_operation() {
+    // «en place» once read as the bare word «place», so «plus de place» (no room left) found
+    // the in-place article.
+    let answer = search(
+        "ca plante direct quand je lance l'entrainement, plus de place sur la carte meme avec des petits lots",
+        "fr",
+    )
+    .await;
+    assert_eq!(ids(&answer)[0], "cuda-oom-training", "{answer}");
+}
