@@ -808,13 +808,15 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
     by_phase_and_model(phase_evidence(parsed, lower), lower)
 }
 
-/// A decoder language model named by its Hugging Face module (`modeling_qwen2.py`, remote
+/// A decoder language model named as such (the glossaries' English name for typed words in
+/// any language), by its Hugging Face module (`modeling_qwen2.py`, remote
 /// code's `modeling_chatglm.py`) or by a model id with its size (`Qwen2.5-7B`,
 /// `llama-2-13b`, `deepseek-coder-6.7b`, `vicuna13b`).
 static LANGUAGE_MODEL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
-        modeling_(?:llama|qwen|mistral|mixtral|gemma|falcon|gpt_neox|gptj|gpt_bigcode|granite
+        large\ language\ model
+      | modeling_(?:llama|qwen|mistral|mixtral|gemma|falcon|gpt_neox|gptj|gpt_bigcode|granite
             |phi|bloom|opt|mpt|olmo|starcoder|cohere|stablelm|deepseek|internlm|baichuan
             |chatglm|glm|llava|mllama|codegen|gpt2)\w*\.py
       | (?-u:\b)(?:llama|qwen|mistral|mixtral|gemma|vicuna|baichuan|chatglm|internlm|falcon
@@ -1069,7 +1071,9 @@ fn situation_from_words(parsed: &Parsed, text: &str, lower: &str) -> (Situation,
         (Situation::MpsOom, false)
     } else if let Some(stack) = stack(lower) {
         (stack, false)
-    } else if any(HOST_WORDS) {
+    } else if any(HOST_WORDS) && !lower.contains("cuda") {
+        // "copying the inputs to CPU due to CUDA OOM": the CPU is where the memory was not
+        // short; words that name CUDA ran out on the card.
         (Situation::HostRam, false)
     } else if FRAGMENTATION_WORDS.iter().any(|w| lower.contains(w)) {
         (Situation::Fragmentation, false)
@@ -1078,7 +1082,7 @@ fn situation_from_words(parsed: &Parsed, text: &str, lower: &str) -> (Situation,
         // subject, as when the handler's own failure is pasted.
         (Situation::Recovery, false)
     } else {
-        by_phase(phase_evidence(parsed, lower))
+        by_phase_and_model(phase_evidence(parsed, lower), lower)
     }
 }
 
