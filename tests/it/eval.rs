@@ -87,20 +87,21 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
 /// pastes confident ≤ 5 %) and, for ranking, bars a little under the measured numbers, so a
 /// regression fails; the held-out split's ranking bars are lower because it is lower. (The dev
 /// pastes' bars went down when wave 5, 97 pastes measured at exact@1 0.800 before any tuning,
-/// joined the split; wave 7, 47 in-scope pastes measured at 0.596, kept them there; wave 8 of
-/// typed searches, measured at 0.53–0.80, holds the typed bar under the earlier sets' 0.98.)
+/// joined the split; wave 7, 47 in-scope pastes measured at 0.596, kept them there; waves 8–10
+/// of typed searches, measured at 0.50–0.83 when they joined, hold the typed bar under the
+/// earlier sets' 0.98.)
 const DEV_BAR: Bar = Bar {
     paste_exact: 0.85,
     paste_family: 0.91,
-    query_exact: 0.94,
+    query_exact: 0.95,
     confident_right: 0.95,
     coverage: 0.80,
     out_of_scope_confident: 0.05,
 };
 const TEST_BAR: Bar = Bar {
-    paste_exact: 0.75,
+    paste_exact: 0.78,
     paste_family: 0.94,
-    query_exact: 0.84,
+    query_exact: 0.88,
     confident_right: 0.95,
     coverage: 0.74,
     out_of_scope_confident: 0.05,
