@@ -42,6 +42,7 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("matrix multiplication", "shape-mismatch"),
     ("illegal memory access", "cuda-illegal-memory-access"),
     ("worker crashed", "dataloader-worker-crash"),
+    ("backward twice", "autograd-backward-twice"),
 ];
 
 /// The groups whose fixes the concepts (by English name, lowercased) name, each once.
