@@ -215,6 +215,15 @@ const STACKS: &[(Situation, &[&str])] = &[
             "ddim",
             "autoencoderkl",
             "unet2dconditionmodel",
+            // Video generators and image-generation add-ons.
+            "cogvideo",
+            "cogvideox",
+            "i2v",
+            "t2v",
+            "img2vid",
+            "instantid",
+            "ipadapter",
+            "ip-adapter",
         ],
     ),
 ];
@@ -246,6 +255,19 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("image(s) generated", Situation::Diffusion),
     ("images generated", Situation::Diffusion),
     ("could not generate image", Situation::Diffusion),
+    // The VAE turns latents into pictures; web UIs fall back to tiles when it runs out.
+    ("tiled vae", Situation::Diffusion),
+    ("vae decoding", Situation::Diffusion),
+    ("vae decode", Situation::Diffusion),
+    ("image to video", Situation::Diffusion),
+    ("text to video", Situation::Diffusion),
+    ("image-to-video", Situation::Diffusion),
+    ("text-to-video", Situation::Diffusion),
+    ("video diffusion", Situation::Diffusion),
+    ("video generation", Situation::Diffusion),
+    ("generate a video", Situation::Diffusion),
+    ("generating video", Situation::Diffusion),
+    ("generating a video", Situation::Diffusion),
     ("torch compile", Situation::Compile),
     ("zero stage 3", Situation::Sharded),
     ("zero 3", Situation::Sharded),
@@ -1331,6 +1353,21 @@ mod tests {
             read_situation(&parse(catching), catching).0,
             Situation::Recovery
         );
+    }
+
+    #[test]
+    fn video_generators_and_the_vae_s_fallback_are_the_diffusion_stack() {
+        for text in [
+            "Warning: Ran out of memory when regular decoding, retrying with tiled VAE decoding.",
+            "The model is based on Stable Video Diffusion (SVD).\ntorch.OutOfMemoryError: CUDA out of memory.",
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 56.50 GiB. GPU\nimage to video, 512x288",
+        ] {
+            assert_eq!(
+                stack(&text.to_lowercase()),
+                Some(Situation::Diffusion),
+                "{text}"
+            );
+        }
     }
 
     #[test]
