@@ -524,6 +524,8 @@ const INFERENCE_WORDS: &[&str] = &[
     "whisper",
     "transcribe",
     "transcription",
+    "diarization",
+    "diarize",
     // Speech synthesis (TTS) makes audio from a trained model.
     "synthesize",
     "synthesized",
