@@ -99,6 +99,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave8.jsonl",
             "queries-dev-wave9.jsonl",
             "queries-dev-wave10.jsonl",
+            "queries-dev-wave11.jsonl",
         ],
     ),
     ("test", &["queries-test.jsonl"]),

@@ -846,7 +846,7 @@ static LANGUAGE_MODEL: LazyLock<Regex> = LazyLock::new(|| {
       | (?-u:\b)(?:llama|qwen|mistral|mixtral|gemma|vicuna|baichuan|chatglm|internlm|falcon
             |deepseek|yi|starcoder|codellama|bloomz?|opt|pythia|olmo|granite|glm|tinyllama
             |llava|zephyr|openbuddy|alpaca|phi)
-            [\d.]*(?:[-_](?:[\d.]+|chat|coder|instruct|base|math|vl|moe))*[-_]?
+            [\d.]*(?:[-_\ ](?:[\d.]+|chat|coder|instruct|base|math|vl|moe))*[-_\ ]?
             \d{1,3}(?:\.\d)?b(?-u:\b)",
     )
     .expect("language model pattern")

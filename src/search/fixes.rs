@@ -45,14 +45,34 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("backward twice", "autograd-backward-twice"),
 ];
 
+/// Two concepts that together name a fix neither names alone ("some tensors on the card,
+/// some on the processor": a device mismatch), unless a concept of the third part is there
+/// too (the GPU is not found, memory ran out: then CPU and GPU are the setting, not the fault).
+const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[(
+    "cpu",
+    "gpu",
+    &["gpu not detected", "out of memory", "ram", "cuda"],
+    "device-mismatch",
+)];
+
 /// The groups whose fixes the concepts (by English name, lowercased) name, each once.
 pub fn groups_fixing<'a>(english_names: impl IntoIterator<Item = &'a String>) -> Vec<&'static str> {
+    let names: Vec<&String> = english_names.into_iter().collect();
     let mut groups = Vec::new();
-    for name in english_names {
+    for name in &names {
         for (part, group) in FIX_CONCEPTS {
             if name.contains(part) && !groups.contains(group) {
                 groups.push(*group);
             }
+        }
+    }
+    let named = |wanted: &str| names.iter().any(|name| name.as_str() == wanted);
+    for (first, second, unless, group) in FIX_PAIRS {
+        let excluded = names
+            .iter()
+            .any(|name| unless.iter().any(|part| name.contains(part)));
+        if named(first) && named(second) && !excluded && !groups.contains(group) {
+            groups.push(*group);
         }
     }
     groups
@@ -73,6 +93,22 @@ mod tests {
             groups_fixing(&names),
             ["activation-memory", "cuda-oom-training"]
         );
+    }
+
+    #[test]
+    fn tensors_on_the_cpu_and_the_gpu_together_name_a_device_mismatch() {
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            groups_fixing(&names(&["cpu", "gpu", "tensor"])),
+            ["device-mismatch"]
+        );
+        // The GPU not found, or memory that ran out: CPU and GPU are the setting there.
+        assert!(groups_fixing(&names(&["cpu", "gpu", "gpu not detected"])).is_empty());
+        assert!(
+            !groups_fixing(&names(&["cpu", "gpu", "out of memory (oom)"]))
+                .contains(&"device-mismatch")
+        );
+        assert!(groups_fixing(&names(&["gpu"])).is_empty());
     }
 
     #[test]
