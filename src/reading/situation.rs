@@ -1343,6 +1343,7 @@ mod tests {
             "deepseek-coder-6.7b",
             "qwen2-vl-7b",
             "llama-2-13b-chat",
+            "un llama 8b",
         ] {
             assert!(names_a_language_model(id), "{id}");
         }

@@ -103,7 +103,10 @@ mod tests {
             ["device-mismatch"]
         );
         // The GPU not found, or memory that ran out: CPU and GPU are the setting there.
-        assert!(groups_fixing(&names(&["cpu", "gpu", "gpu not detected"])).is_empty());
+        assert_eq!(
+            groups_fixing(&names(&["cpu", "gpu", "gpu not detected"])),
+            ["cuda-not-available"]
+        );
         assert!(
             !groups_fixing(&names(&["cpu", "gpu", "out of memory (oom)"]))
                 .contains(&"device-mismatch")
