@@ -48,10 +48,17 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
 /// Two concepts that together name a fix neither names alone ("some tensors on the card,
 /// some on the processor": a device mismatch), unless a concept of the third part is there
 /// too (the GPU is not found, memory ran out: then CPU and GPU are the setting, not the fault).
+/// The third part is a whole name or the words a name begins with ("ram (host memory)").
 const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[(
     "cpu",
     "gpu",
-    &["gpu not detected", "out of memory", "ram", "cuda"],
+    &[
+        "gpu not detected",
+        "out of memory",
+        "ram",
+        "host ram",
+        "cuda",
+    ],
     "device-mismatch",
 )];
 
@@ -68,9 +75,11 @@ pub fn groups_fixing<'a>(english_names: impl IntoIterator<Item = &'a String>) ->
     }
     let named = |wanted: &str| names.iter().any(|name| name.as_str() == wanted);
     for (first, second, unless, group) in FIX_PAIRS {
-        let excluded = names
-            .iter()
-            .any(|name| unless.iter().any(|part| name.contains(part)));
+        let excluded = names.iter().any(|name| {
+            unless
+                .iter()
+                .any(|part| *name == part || name.starts_with(&format!("{part} ")))
+        });
         if named(first) && named(second) && !excluded && !groups.contains(group) {
             groups.push(*group);
         }
@@ -112,6 +121,12 @@ mod tests {
                 .contains(&"device-mismatch")
         );
         assert!(groups_fixing(&names(&["gpu"])).is_empty());
+        // "parameters" holds the letters of "ram" but names nothing of the host's memory.
+        assert_eq!(
+            groups_fixing(&names(&["cpu", "gpu", "parameters"])),
+            ["device-mismatch"]
+        );
+        assert!(groups_fixing(&names(&["cpu", "gpu", "ram (host memory)"])).is_empty());
     }
 
     #[test]
