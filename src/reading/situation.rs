@@ -127,7 +127,6 @@ const STACKS: &[(Situation, &[&str])] = &[
             // axolotl's setting that packs short samples into one sequence.
             "sample_packing",
             "ms-swift",
-            "ms_swift",
             "sft_type",
             "lora",
             "qlora",
