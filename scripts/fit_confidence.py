@@ -50,6 +50,12 @@ def predict(w, e):
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def identified(e):
+    """What `answer_state` asks of a confident answer besides its confidence."""
+    return not e.get("guessed", False) and (
+        e["signature"] > 0 or (not e["typed"] and e["situation"]))
+
+
 def thresholds(w, firsts, target=0.96, out_of_scope_share=0.03, in_scope_none_share=0.10):
     """The lowest `confident_from` keeping precision ≥ target and out-of-scope confident ≤
     their share, scanning every cut from the top; `none_below` the highest cut (not above
@@ -58,7 +64,11 @@ def thresholds(w, firsts, target=0.96, out_of_scope_share=0.03, in_scope_none_sh
     scored = sorted(((predict(w, r["evidence"]), r) for r in firsts), key=lambda t: -t[0])
     oos_total = max(1, sum(r["out_of_scope"] for r in firsts))
     confident_from, right, oos = 1.0, 0, 0
-    for count, (p, r) in enumerate(scored, 1):
+    count = 0
+    for p, r in scored:
+        if not identified(r["evidence"]):
+            continue
+        count += 1
         right += r["right"]
         oos += r["out_of_scope"]
         if right / count >= target and oos / oos_total <= out_of_scope_share:
@@ -69,7 +79,8 @@ def thresholds(w, firsts, target=0.96, out_of_scope_share=0.03, in_scope_none_sh
 
 
 def report(name, w, firsts, confident_from, none_below):
-    conf = [(p, r) for r in firsts for p in [predict(w, r["evidence"])] if p >= confident_from]
+    conf = [(p, r) for r in firsts for p in [predict(w, r["evidence"])]
+            if p >= confident_from and identified(r["evidence"])]
     in_scope = [r for r in firsts if not r["out_of_scope"]]
     oos = [r for r in firsts if r["out_of_scope"]]
     right = sum(r["right"] for _, r in conf)

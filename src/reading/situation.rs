@@ -318,6 +318,13 @@ static STACK_OF_MARKER: LazyLock<FxHashMap<String, Situation>> = LazyLock::new(|
 /// The stack with the most distinct markers in `lower`, if any (ties: the earlier in
 /// [`STACKS`], the more specific).
 pub fn stack(lower: &str) -> Option<Situation> {
+    stack_reading(lower).map(|(situation, _)| situation)
+}
+
+/// [`stack`], and whether the only sign of it was how the exception is printed: a web UI's
+/// bare `OutOfMemoryError:` is also the last line of every Jupyter traceback, which half the
+/// LLM fine-tunes come from, so it guides the ranking but does not vouch for it.
+fn stack_reading(lower: &str) -> Option<(Situation, bool)> {
     // Tokens looked at already: a paste repeats its paths and names frame after frame.
     let mut read: FxHashSet<&str> = FxHashSet::default();
     let mut counts = [0u32; STACKS.len()];
@@ -328,10 +335,11 @@ pub fn stack(lower: &str) -> Option<Situation> {
     };
     // Stable Diffusion web UIs (AUTOMATIC1111 and its forks) print the exception's bare
     // name; PyTorch's own traceback prints `torch.OutOfMemoryError` or `torch.cuda.…`.
-    if lower.lines().any(|line| {
+    let bare_name = lower.lines().any(|line| {
         line.trim_start()
             .starts_with("outofmemoryerror: cuda out of memory")
-    }) {
+    });
+    if bare_name {
         count(Situation::Diffusion);
     }
     for token in lower
@@ -384,7 +392,11 @@ pub fn stack(lower: &str) -> Option<Situation> {
     (best > 0)
         .then(|| counts.iter().position(|&c| c == best))
         .flatten()
-        .map(|slot| STACKS[slot].0)
+        .map(|slot| {
+            let situation = STACKS[slot].0;
+            let by_name_alone = bare_name && best == 1 && situation == Situation::Diffusion;
+            (situation, by_name_alone)
+        })
 }
 
 /// Facts about the figures of a CUDA out-of-memory message.
@@ -806,7 +818,7 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
 /// A CUDA out-of-memory error: the stack it came from first (its article knows that stack's
 /// levers), then what the figures show, then where in the workflow it struck.
 fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, bool) {
-    if let Some(stack) = stack(lower) {
+    if let Some((stack, by_name_alone)) = stack_reading(lower) {
         // The diffusion article is about generating pictures; training an image model (a
         // LoRA, DreamBooth, a fine-tune) is training, when the code, not only the words,
         // says so.
@@ -817,7 +829,7 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
                 return (Situation::TrainingOom, false);
             }
         }
-        return (stack, false);
+        return (stack, by_name_alone);
     }
     if describes_growth(lower) {
         return (Situation::MemoryGrowth, false);
@@ -1312,6 +1324,22 @@ mod tests {
         assert_eq!(
             read_situation(&parse(&trainer), &trainer),
             (Situation::TrainingOom, false)
+        );
+    }
+
+    #[test]
+    fn a_web_uis_bare_exception_name_points_to_diffusion_without_vouching_for_it() {
+        let bare = "OutOfMemoryError: CUDA out of memory. Tried to allocate 1.25 GiB (GPU 1; 79.10 GiB total capacity; 76.13 GiB already allocated; 290.12 MiB free; 77.47 GiB reserved in total by PyTorch)";
+        assert_eq!(
+            read_situation(&parse(bare), bare),
+            (Situation::Diffusion, true)
+        );
+        let pipeline = format!(
+            "  File \"/venv/site-packages/diffusers/pipelines/pipeline_utils.py\", line 80, in __call__\n{bare}"
+        );
+        assert_eq!(
+            read_situation(&parse(&pipeline), &pipeline),
+            (Situation::Diffusion, false)
         );
     }
 

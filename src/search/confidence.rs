@@ -18,6 +18,9 @@ pub struct Evidence {
     pub signature: f32,
     /// The reading's situation names this group.
     pub situation: bool,
+    /// The group is the situation the reading fell back on with no evidence of it (training,
+    /// for an out-of-memory message alone): the message fits every article of its family.
+    pub guessed: bool,
     /// BM25 of the group's best document.
     pub text: f32,
     /// The result's score over the first result's.
@@ -75,12 +78,13 @@ struct Model {
     none_below: f32,
 }
 
-// Fitted by `scripts/fit_confidence.py` on the dev split (472 in-scope and 92 out-of-scope
-// pastes of PyTorch, 830 typed queries).
+// Fitted by `scripts/fit_confidence.py` on the dev split: pastes on 472 in-scope and 92
+// out-of-scope pastes of PyTorch (no dev paste that passes `identified` scores between the
+// two thresholds, so they meet), typed queries on 830 queries.
 const PASTE_MODEL: Model = Model {
-    weights: [-1.5846, 0.0125, 0.9700, 0.1418, 0.3013, 1.8423, 0.1370],
-    confident_from: 0.632,
-    none_below: 0.523,
+    weights: [-1.5694, 0.0125, 0.9706, 0.1394, 0.3155, 1.8620, 0.1336],
+    confident_from: 0.517,
+    none_below: 0.517,
 };
 const QUERY_MODEL: Model = Model {
     weights: [-2.0309, 0.0027, 0.3323, 0.0735, 1.4499, 3.1556, 0.0192],
@@ -127,7 +131,11 @@ pub fn answer_state(first: Option<(&Evidence, f32)>) -> AnswerState {
             // identified by the article's error text or by a situation reading that names
             // the article; a lead earned by prose alone is a reading, not a known fix (dev:
             // 7 of 9 such answers right, the other 2 out of scope).
-            let identified = evidence.signature > 0.0 || (!evidence.typed && evidence.situation);
+            // A situation guessed for want of evidence is a coin toss between the articles
+            // the message fits (dev: 34 of 56 such answers right), however well the message
+            // matched.
+            let identified = !evidence.guessed
+                && (evidence.signature > 0.0 || (!evidence.typed && evidence.situation));
             if confidence >= model.confident_from && identified {
                 AnswerState::Confident
             } else if confidence < model.none_below {
@@ -147,6 +155,7 @@ mod tests {
         Evidence {
             signature,
             situation,
+            guessed: false,
             text: 30.0,
             share: 1.0,
             lead: 1.0,
@@ -170,6 +179,21 @@ mod tests {
         assert!(confidence(&prose_only) >= PASTE_MODEL.confident_from);
         assert_eq!(
             answer_state(Some((&prose_only, confidence(&prose_only)))),
+            AnswerState::Uncertain
+        );
+    }
+
+    #[test]
+    fn a_situation_read_by_default_is_never_confident_however_well_the_message_matched() {
+        // A bare out-of-memory message: the training article's own error text, read as
+        // training only because nothing said otherwise.
+        let guessed = Evidence {
+            guessed: true,
+            ..evidence(20.0, false, false)
+        };
+        assert!(confidence(&guessed) >= PASTE_MODEL.confident_from);
+        assert_eq!(
+            answer_state(Some((&guessed, confidence(&guessed)))),
             AnswerState::Uncertain
         );
     }

@@ -356,6 +356,7 @@ impl Engine {
                 let evidence = Evidence {
                     signature: signature_scores.get(group).copied().unwrap_or(0.0),
                     situation: situation_group == Some(group) && !reading.situation_by_default,
+                    guessed: situation_group == Some(group) && reading.situation_by_default,
                     text: group_text.get(group).copied().unwrap_or(0.0),
                     share: score / top,
                     lead: if rank == 0 {
