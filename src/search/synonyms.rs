@@ -107,6 +107,8 @@ impl Synonyms {
         let term_at = |position: usize, wanted: &String| {
             terms.get(position) == Some(wanted) || unglued_at(position) == Some(wanted)
         };
+        // Every phrase found, as (first term, past its last term, phrase).
+        let mut matches: Vec<(usize, usize, &Phrase)> = Vec::new();
         for (start, term) in terms.iter().enumerate() {
             let candidates = by_first
                 .get(term)
@@ -119,17 +121,29 @@ impl Synonyms {
                     .iter()
                     .enumerate()
                     .all(|(offset, wanted)| term_at(start + offset, wanted));
-                if !whole {
-                    continue;
+                if whole {
+                    matches.push((start, start + phrase.terms.len(), phrase));
                 }
-                for meaning in &phrase.means {
-                    if !found.means.contains(meaning) {
-                        found.means.push(meaning.clone());
-                    }
+            }
+        }
+        // A phrase read inside a longer one of another concept is a word of that one
+        // («معالج» inside «معالج الرسوميات», the GPU, is not the CPU).
+        let inside_longer = |&(start, end, phrase): &(usize, usize, &Phrase)| {
+            matches.iter().any(|&(other_start, other_end, other)| {
+                other.english != phrase.english
+                    && other_start <= start
+                    && end <= other_end
+                    && other_end - other_start > end - start
+            })
+        };
+        for (_, _, phrase) in matches.iter().filter(|m| !inside_longer(m)) {
+            for meaning in &phrase.means {
+                if !found.means.contains(meaning) {
+                    found.means.push(meaning.clone());
                 }
-                if !found.english.contains(&phrase.english) {
-                    found.english.push(phrase.english.clone());
-                }
+            }
+            if !found.english.contains(&phrase.english) {
+                found.english.push(phrase.english.clone());
             }
         }
         found
