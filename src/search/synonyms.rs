@@ -237,6 +237,31 @@ mod tests {
     }
 
     #[test]
+    fn a_word_inside_a_longer_phrase_of_another_concept_is_that_concepts() {
+        let term = |en: &str, also: &[&str]| Term {
+            id: en.into(),
+            en: en.into(),
+            term: en.into(),
+            also: also.iter().map(|a| (*a).to_owned()).collect(),
+            avoid: Vec::new(),
+            definition: String::new(),
+        };
+        let glossary = Glossary {
+            lang: Lang::Ar,
+            terms: vec![
+                term("cpu", &["المعالج"]),
+                term("gpu", &["معالج الرسوميات"]),
+            ],
+        };
+        let library = Library::default().with_glossaries(BTreeMap::from([(Lang::Ar, glossary)]));
+        let synonyms = Synonyms::new(&library);
+        let graphics = analyzed(Lang::Ar, "ذاكرة معالج الرسوميات ممتلئة");
+        assert_eq!(synonyms.find(Lang::Ar, &graphics).english, ["gpu"]);
+        let both = analyzed(Lang::Ar, "البيانات على المعالج والنموذج على معالج الرسوميات");
+        assert_eq!(synonyms.find(Lang::Ar, &both).english, ["cpu", "gpu"]);
+    }
+
+    #[test]
     fn an_arabic_preposition_glued_to_a_loanword_does_not_hide_it() {
         let synonyms = Synonyms::new(&library(Lang::Ar, "LoRA", "لورا", &[]));
         let glued = analyzed(Lang::Ar, "فاين تيون بلورا");
