@@ -277,6 +277,17 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("वीएलएलएम", Situation::LlmServing),
 ];
 
+/// Markers of [`STACKS`]' language-model fine-tuning that name an adapter method, not a model.
+const ADAPTER_MARKERS: &[&str] = &[
+    "lora",
+    "qlora",
+    "lora_r",
+    "lora_alpha",
+    "loraconfig",
+    "peft",
+    "get_peft_model",
+];
+
 /// Every phrase of [`STACK_PHRASES`] in one pass over the text (what [`contains_word`] finds,
 /// phrase by phrase).
 static STACK_PHRASE_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
@@ -387,6 +398,21 @@ fn stack_reading(lower: &str) -> Option<(Situation, bool)> {
         if phrases_found[k] {
             count(*situation);
         }
+    }
+    // LoRA adapters train image models as often as language models: beside a sign of an
+    // image or video generator they are that generator's (a bare exception name is no such
+    // sign: Jupyter prints it too).
+    let slot_of = |situation: Situation| STACKS.iter().position(|(s, _)| *s == situation);
+    if let (Some(diffusion), Some(llm)) = (
+        slot_of(Situation::Diffusion),
+        slot_of(Situation::LlmFinetune),
+    ) && counts[diffusion] > u32::from(bare_name)
+    {
+        let adapters = read
+            .iter()
+            .filter(|token| ADAPTER_MARKERS.contains(token))
+            .count() as u32;
+        counts[llm] = counts[llm].saturating_sub(adapters);
     }
     let best = counts.iter().copied().max().unwrap_or(0);
     (best > 0)
@@ -1340,6 +1366,23 @@ mod tests {
         assert_eq!(
             read_situation(&parse(&pipeline), &pipeline),
             (Situation::Diffusion, false)
+        );
+    }
+
+    #[test]
+    fn a_lora_beside_an_image_or_video_generator_is_the_generators() {
+        assert_eq!(
+            stack("when i use lora to fine tune the wan2.1-t2v-14b model with 720p data"),
+            Some(Situation::Diffusion)
+        );
+        assert_eq!(
+            stack("lora fine-tune of my chat model"),
+            Some(Situation::LlmFinetune)
+        );
+        // Jupyter prints the bare exception name too: no sign of a generator.
+        assert_eq!(
+            stack("from peft import loraconfig\noutofmemoryerror: cuda out of memory."),
+            Some(Situation::LlmFinetune)
         );
     }
 

@@ -248,16 +248,16 @@ mod tests {
         };
         let glossary = Glossary {
             lang: Lang::Ar,
-            terms: vec![
-                term("cpu", &["المعالج"]),
-                term("gpu", &["معالج الرسوميات"]),
-            ],
+            terms: vec![term("cpu", &["المعالج"]), term("gpu", &["معالج الرسوميات"])],
         };
         let library = Library::default().with_glossaries(BTreeMap::from([(Lang::Ar, glossary)]));
         let synonyms = Synonyms::new(&library);
         let graphics = analyzed(Lang::Ar, "ذاكرة معالج الرسوميات ممتلئة");
         assert_eq!(synonyms.find(Lang::Ar, &graphics).english, ["gpu"]);
-        let both = analyzed(Lang::Ar, "البيانات على المعالج والنموذج على معالج الرسوميات");
+        let both = analyzed(
+            Lang::Ar,
+            "البيانات على المعالج والنموذج على معالج الرسوميات",
+        );
         assert_eq!(synonyms.find(Lang::Ar, &both).english, ["cpu", "gpu"]);
     }
 
