@@ -13,7 +13,7 @@ mod situation;
 
 pub use diagnosis::Diagnosis;
 pub use fingerprint::{Fingerprint, MAX_QUERY_FINGERPRINT_CHARS, QUERY_KIND};
-pub use situation::{MEMORY_FAMILY, MemoryReading, Situation};
+pub use situation::{MEMORY_FAMILY, MemoryReading, Situation, is_negation, names_a_phase};
 
 use std::collections::BTreeSet;
 

@@ -744,7 +744,13 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
             evidence.training += SCRIPT_POINTS;
         }
     }
+    // "Without training", «بلا تدريب», "bina training": a phase named to say it is not the one.
+    let mut negated = false;
     let mut count = |word: &str| {
+        let after_negation = std::mem::replace(&mut negated, is_negation(word));
+        if after_negation {
+            return;
+        }
         // Whisper and the tools named after it (whisperx, whisperjav) transcribe.
         if PHASE_WORDS.0.contains(word) || word.starts_with("whisper") {
             evidence.inference += 1;
@@ -774,6 +780,32 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
     }
     evidence
 }
+
+/// Whether a concept's English name is a phase word ("training", "evaluation"): said
+/// after a negation, it names the phase the text is not in.
+pub fn names_a_phase(english_name: &str) -> bool {
+    english_name
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| PHASE_WORDS.0.contains(word) || PHASE_WORDS.1.contains(word))
+}
+
+pub fn is_negation(word: &str) -> bool {
+    NEGATIONS.contains(&word)
+}
+
+/// Words that, set before a phase word, say the text is not in that phase.
+const NEGATIONS: &[&str] = &[
+    "without",
+    "sans",
+    "bina",
+    "बिना",
+    "बगैर",
+    "bagair",
+    "بلا",
+    "بدون",
+    "دون",
+    "غير",
+];
 
 /// An Arabic word without its article and the conjunction or preposition glued to it
 /// (التدريب, والتقييم, بالتحقق → تدريب, تقييم, تحقق), so the word lists hold bare words.
@@ -1366,6 +1398,20 @@ mod tests {
         assert_eq!(
             read_situation(&parse(&pipeline), &pipeline),
             (Situation::Diffusion, false)
+        );
+    }
+
+    #[test]
+    fn a_phase_named_after_without_is_not_the_phase() {
+        let negated = "CUDA out of memory on new images, without training, batch of 2";
+        assert_eq!(
+            read_situation(&parse(negated), negated),
+            (Situation::TrainingOom, true)
+        );
+        let said = "CUDA out of memory on new images during training, batch of 2";
+        assert_eq!(
+            read_situation(&parse(said), said),
+            (Situation::TrainingOom, false)
         );
     }
 

@@ -8,6 +8,7 @@ use super::analyzers;
 use super::index::prose_analyzer;
 use crate::content::Library;
 use crate::i18n::Lang;
+use crate::reading::{is_negation, names_a_phase};
 
 #[derive(Default)]
 pub struct Synonyms {
@@ -136,11 +137,19 @@ impl Synonyms {
                     && other_end - other_start > end - start
             })
         };
-        for (_, _, phrase) in matches.iter().filter(|m| !inside_longer(m)) {
+        for (start, _, phrase) in matches.iter().filter(|m| !inside_longer(m)) {
             for meaning in &phrase.means {
                 if !found.means.contains(meaning) {
                     found.means.push(meaning.clone());
                 }
+            }
+            // «بلا تدريب», "sans entraînement": the words still search, but the phase
+            // they name is the one the text is not in.
+            let negated = start
+                .checked_sub(1)
+                .is_some_and(|before| is_negation(&terms[before]));
+            if negated && names_a_phase(&phrase.english) {
+                continue;
             }
             if !found.english.contains(&phrase.english) {
                 found.english.push(phrase.english.clone());
@@ -259,6 +268,15 @@ mod tests {
             "البيانات على المعالج والنموذج على معالج الرسوميات",
         );
         assert_eq!(synonyms.find(Lang::Ar, &both).english, ["cpu", "gpu"]);
+    }
+
+    #[test]
+    fn a_phase_after_a_negation_searches_but_names_no_phase() {
+        let synonyms = Synonyms::new(&library(Lang::Ar, "training", "التدريب", &["تدريب"]));
+        let said = synonyms.find(Lang::Ar, &analyzed(Lang::Ar, "نفاد الذاكرة اثناء التدريب"));
+        assert_eq!(said.english, ["training"]);
+        let negated = synonyms.find(Lang::Ar, &analyzed(Lang::Ar, "نفاد الذاكرة بلا تدريب"));
+        assert!(negated.english.is_empty(), "{negated:?}");
     }
 
     #[test]
