@@ -89,7 +89,10 @@ pub fn stem(word: &mut String) {
         }
     }
     for suffix in SUFFIXES {
-        strip_suffix_keeping(word, suffix, 2);
+        // A four-letter word ending in «ان» is far more often a whole word (أمان, مكان,
+        // زمان) than the dual of a two-letter one.
+        let min_stem = if suffix == "ان" { 3 } else { 2 };
+        strip_suffix_keeping(word, suffix, min_stem);
     }
 }
 
@@ -120,6 +123,9 @@ mod tests {
             ("أخطاء", "اخطاء"),
             ("إعادة", "اعاد"),
             ("آلة", "ال"),
+            ("الأمان", "امان"),
+            ("مكان", "مكان"),
+            ("الكرتان", "كرت"),
             ("ٱلذاكرة", "ذاكر"),
             ("مستشفى", "مستشف"),
             ("الذاكـــرة", "ذاكر"),
