@@ -182,19 +182,25 @@ mod tests {
     use crate::content::glossary::{Glossary, Term};
     use std::collections::BTreeMap;
 
-    fn library(lang: Lang, en: &str, term: &str, also: &[&str]) -> Library {
-        let glossary = Glossary {
-            lang,
-            terms: vec![Term {
-                id: "concept".into(),
-                en: en.into(),
-                term: term.into(),
-                also: also.iter().map(|a| (*a).to_owned()).collect(),
-                avoid: Vec::new(),
-                definition: String::new(),
-            }],
-        };
+    /// A glossary entry whose id is its English name.
+    fn term(en: &str, term: &str, also: &[&str]) -> Term {
+        Term {
+            id: en.into(),
+            en: en.into(),
+            term: term.into(),
+            also: also.iter().map(|a| (*a).to_owned()).collect(),
+            avoid: Vec::new(),
+            definition: String::new(),
+        }
+    }
+
+    fn library_of(lang: Lang, terms: Vec<Term>) -> Library {
+        let glossary = Glossary { lang, terms };
         Library::default().with_glossaries(BTreeMap::from([(lang, glossary)]))
+    }
+
+    fn library(lang: Lang, en: &str, term_text: &str, also: &[&str]) -> Library {
+        library_of(lang, vec![term(en, term_text, also)])
     }
 
     fn analyzed(lang: Lang, text: &str) -> Vec<String> {
@@ -214,17 +220,9 @@ mod tests {
 
     #[test]
     fn a_phrase_that_reads_as_another_concepts_word_stands_for_neither() {
-        let term = |en: &str, term: &str, also: &[&str]| Term {
-            id: en.into(),
-            en: en.into(),
-            term: term.into(),
-            also: also.iter().map(|a| (*a).to_owned()).collect(),
-            avoid: Vec::new(),
-            definition: String::new(),
-        };
-        let glossary = Glossary {
-            lang: Lang::Fr,
-            terms: vec![
+        let library = library_of(
+            Lang::Fr,
+            vec![
                 term("gradient", "gradient", &[]),
                 // Once the stopword goes, "sans gradients" is just "gradient".
                 term("no_grad", "torch.no_grad", &["sans gradients"]),
@@ -236,8 +234,7 @@ mod tests {
                     &["checkpointing"],
                 ),
             ],
-        };
-        let library = Library::default().with_glossaries(BTreeMap::from([(Lang::Fr, glossary)]));
+        );
         let synonyms = Synonyms::new(&library);
         let found = synonyms.find(Lang::Fr, &analyzed(Lang::Fr, "les gradients explosent"));
         assert_eq!(found.english, ["gradient"]);
@@ -247,19 +244,13 @@ mod tests {
 
     #[test]
     fn a_word_inside_a_longer_phrase_of_another_concept_is_that_concepts() {
-        let term = |en: &str, also: &[&str]| Term {
-            id: en.into(),
-            en: en.into(),
-            term: en.into(),
-            also: also.iter().map(|a| (*a).to_owned()).collect(),
-            avoid: Vec::new(),
-            definition: String::new(),
-        };
-        let glossary = Glossary {
-            lang: Lang::Ar,
-            terms: vec![term("cpu", &["المعالج"]), term("gpu", &["معالج الرسوميات"])],
-        };
-        let library = Library::default().with_glossaries(BTreeMap::from([(Lang::Ar, glossary)]));
+        let library = library_of(
+            Lang::Ar,
+            vec![
+                term("cpu", "cpu", &["المعالج"]),
+                term("gpu", "gpu", &["معالج الرسوميات"]),
+            ],
+        );
         let synonyms = Synonyms::new(&library);
         let graphics = analyzed(Lang::Ar, "ذاكرة معالج الرسوميات ممتلئة");
         assert_eq!(synonyms.find(Lang::Ar, &graphics).english, ["gpu"]);
