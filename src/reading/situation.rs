@@ -332,6 +332,11 @@ pub fn stack(lower: &str) -> Option<Situation> {
     stack_reading(lower).map(|(situation, _)| situation)
 }
 
+/// Where `situation` stands in [`STACKS`], if it is a stack.
+fn stack_slot(situation: Situation) -> Option<usize> {
+    STACKS.iter().position(|(s, _)| *s == situation)
+}
+
 /// [`stack`], and whether the only sign of it was how the exception is printed: a web UI's
 /// bare `OutOfMemoryError:` is also the last line of every Jupyter traceback, which half the
 /// LLM fine-tunes come from, so it guides the ranking but does not vouch for it.
@@ -340,7 +345,7 @@ fn stack_reading(lower: &str) -> Option<(Situation, bool)> {
     let mut read: FxHashSet<&str> = FxHashSet::default();
     let mut counts = [0u32; STACKS.len()];
     let mut count = |situation: Situation| {
-        if let Some(slot) = STACKS.iter().position(|(s, _)| *s == situation) {
+        if let Some(slot) = stack_slot(situation) {
             counts[slot] += 1;
         }
     };
@@ -402,10 +407,9 @@ fn stack_reading(lower: &str) -> Option<(Situation, bool)> {
     // LoRA adapters train image models as often as language models: beside a sign of an
     // image or video generator they are that generator's (a bare exception name is no such
     // sign: Jupyter prints it too).
-    let slot_of = |situation: Situation| STACKS.iter().position(|(s, _)| *s == situation);
     if let (Some(diffusion), Some(llm)) = (
-        slot_of(Situation::Diffusion),
-        slot_of(Situation::LlmFinetune),
+        stack_slot(Situation::Diffusion),
+        stack_slot(Situation::LlmFinetune),
     ) && counts[diffusion] > u32::from(bare_name)
     {
         let adapters = read
