@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::db;
 use crate::estimator::{self, EstimateInput, llm::LlmInput};
 use crate::i18n::Lang;
+use crate::reading::Situation;
 use crate::web;
 
 #[derive(Debug, Parser)]
@@ -94,6 +95,10 @@ pub struct MatchArgs {
     /// Number of results.
     #[arg(long, default_value_t = 5)]
     pub limit: usize,
+    /// Where an out-of-memory error struck, when you know (the answer to the question
+    /// `ilaj match` asks when the paste does not say).
+    #[arg(long, value_parser = parse_situation)]
+    pub situation: Option<Situation>,
     /// Folder holding the articles.
     #[arg(long, env = "ILAJ_CONTENT", default_value = "content")]
     pub content: PathBuf,
@@ -299,4 +304,11 @@ impl<T: Serialize + Default> Args for FieldFlags<T> {
     fn augment_args_for_update(command: clap::Command) -> clap::Command {
         Self::augment_args(command)
     }
+}
+
+fn parse_situation(name: &str) -> Result<Situation, String> {
+    Situation::stated(name).ok_or_else(|| {
+        let names: Vec<&str> = Situation::STATABLE.iter().map(|(_, n)| *n).collect();
+        format!("one of: {}", names.join(", "))
+    })
 }

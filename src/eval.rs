@@ -182,6 +182,67 @@ pub struct SplitReport {
     pub numbers_checked: usize,
     pub language_violations: usize,
     pub language_dependent: usize,
+    pub asked: AskedPastes,
+}
+
+/// In-scope pastes whose answer asked where the error struck, and what answering it as the
+/// issue thread's author would have (the choice leading to `expect`, else to an `accept`ed
+/// group) made of the answer.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct AskedPastes {
+    pub asked: usize,
+    /// Of those, first result `expect` before answering.
+    pub exact_before: usize,
+    /// Asked pastes whose expected (or an accepted) group is one of the choices.
+    pub answerable: usize,
+    /// Of the answerable, first result `expect` after answering.
+    pub exact_after: usize,
+    pub confident_after: usize,
+    pub confident_right_after: usize,
+}
+
+impl AskedPastes {
+    /// `first_answer`: the answer to the paste as sent; `answer_with`: the answer to the same
+    /// paste with a `situation` stated.
+    async fn add<F, Fut>(
+        &mut self,
+        first_answer: &Value,
+        case: &PasteCase,
+        answer_with: F,
+    ) -> Result<(), EvalError>
+    where
+        F: FnOnce(String) -> Fut,
+        Fut: std::future::Future<Output = Result<Value, EvalError>>,
+    {
+        let Some(choices) = first_answer["ask"]["choices"].as_array() else {
+            return Ok(());
+        };
+        self.asked += 1;
+        let first = result_ids(first_answer);
+        self.exact_before += usize::from(first.first() == Some(&case.expect));
+        let leads_to = |group: &str| {
+            choices
+                .iter()
+                .find(|c| c["id"] == group)
+                .and_then(|c| c["situation"].as_str())
+        };
+        let Some(situation) =
+            leads_to(&case.expect).or_else(|| case.accept.iter().find_map(|group| leads_to(group)))
+        else {
+            return Ok(());
+        };
+        self.answerable += 1;
+        let answer = answer_with(situation.to_owned()).await?;
+        let ids = result_ids(&answer);
+        let first = ids.first();
+        self.exact_after += usize::from(first == Some(&case.expect));
+        if answer["answer"] == "confident" {
+            self.confident_after += 1;
+            let right = first.is_some_and(|f| *f == case.expect || case.accept.contains(f));
+            self.confident_right_after += usize::from(right);
+        }
+        Ok(())
+    }
 }
 
 #[derive(Debug, Default, Serialize)]
@@ -311,11 +372,7 @@ async fn run_split(
         let mut runs: Vec<(Vec<String>, String)> = Vec::new();
         for lang in Lang::REQUIRED {
             let body = json!({"text": case.paste, "lang": lang.code(), "limit": 5});
-            let request = Request::post("/api/v1/match")
-                .header("content-type", "application/json")
-                .body(Body::from(body.to_string()))
-                .expect("valid request");
-            let answer = call(router, request, &case.id).await?;
+            let answer = call(router, match_request(&body), &case.id).await?;
             let ids = result_ids(&answer);
             let label = format!("{} [{lang}]", case.id);
             for violation in language_violations(&answer, library, lang, &label) {
@@ -337,6 +394,14 @@ async fn run_split(
                 report
                     .paste_answers
                     .add(&answer, &ids, &case.expect, &case.accept);
+                if case.expect != OUT_OF_SCOPE {
+                    let answer_with = |situation: String| {
+                        let mut body = body.clone();
+                        body["situation"] = json!(situation);
+                        call(router, match_request(&body), &case.id)
+                    };
+                    report.asked.add(&answer, case, answer_with).await?;
+                }
                 if let Some(listed) = listed.as_deref_mut() {
                     note_miss(listed, &answer, &ids, &case.id, &case.expect, &case.accept);
                 }
@@ -392,6 +457,13 @@ async fn run_split(
     }
     report.queries = tallies.into_iter().map(|(l, t)| (l, t.finish())).collect();
     Ok(report)
+}
+
+fn match_request(body: &Value) -> Request<Body> {
+    Request::post("/api/v1/match")
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("valid request")
 }
 
 /// Lists a case whose first result is not `expect`, or an out-of-scope case answered
@@ -590,6 +662,24 @@ impl Report {
                     states.out_of_scope_none,
                 );
             }
+        }
+        let _ = writeln!(
+            out,
+            "\nasked where it struck   in-scope asked  exact before  answerable  exact after  confident right after"
+        );
+        for split in &self.splits {
+            let a = &split.asked;
+            let _ = writeln!(
+                out,
+                "{:<22} {:>15}  {:>12}  {:>10}  {:>11}  {:>10}/{:<3}",
+                format!("{} pastes", split.split),
+                a.asked,
+                a.exact_before,
+                a.answerable,
+                a.exact_after,
+                a.confident_right_after,
+                a.confident_after,
+            );
         }
         out.push('\n');
         for split in &self.splits {

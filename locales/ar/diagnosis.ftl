@@ -24,3 +24,11 @@ diag-model = يذكر النص الملصق النموذج { $model } وفيه {
 diag-model-kv = عند سياق من { $tokens } رمزًا تشغل ذاكرة KV المؤقتة لتسلسل واحد { $kv } ({ $per_token } بايت لكل رمز).
 diag-model-vllm = على هذا الـ GPU بسعة { $total } ومع gpu_memory_utilization بقيمة { $util }، يتسع vLLM لنحو { $tokens } رمزًا في ذاكرة KV: أي { $seqs } تسلسلًا بطول { $len } رمزًا في آن واحد.
 diag-model-vllm-none = على هذا الـ GPU بسعة { $total } ومع gpu_memory_utilization بقيمة { $util }، لا يتسع vLLM إلا لنحو { $tokens } رمزًا في ذاكرة KV، وهذا أقل من تسلسل واحد بطول { $len }: خفّض max_model_len أو ارفع gpu_memory_utilization أو استعمل ذاكرة KV بصيغة fp8 أو وزّع النموذج على عدد أكبر من وحدات GPU.
+
+ask-situation = رسالة الخطأ وحدها لا تكشف في أي مرحلة نفدت الذاكرة، ولكل حالة علاج مختلف. ما الذي كان يجري حين ظهر الخطأ؟
+ask-training = تدريب نموذج
+ask-inference = تقييم النموذج أو التنبؤ به (حلقة التحقق، الاستدلال)
+ask-llm-finetuning = ضبط نموذج لغوي كبير ضبطًا دقيقًا (LoRA أو QLoRA أو TRL أو Trainer)
+ask-llm-serving = توليد نص أو تشغيل خادم لنموذج لغوي (generate أو vLLM أو TGI)
+ask-image-generation = توليد صور أو مقاطع فيديو (diffusers أو واجهة ويب)
+ask-sharded-training = تدريب موزَّع على عدة بطاقات رسومية باستخدام DeepSpeed ZeRO أو FSDP

@@ -22,3 +22,11 @@ diag-model = The paste names { $model }, { $params } parameters: its weights alo
 diag-model-kv = At { $tokens } tokens of context, one sequence’s KV cache takes { $kv } ({ $per_token } bytes per token).
 diag-model-vllm = On this { $total } GPU with gpu_memory_utilization { $util }, vLLM has room for about { $tokens } tokens of KV cache: { $seqs } sequences of { $len } tokens at once.
 diag-model-vllm-none = On this { $total } GPU with gpu_memory_utilization { $util }, vLLM has room for only about { $tokens } tokens of KV cache, less than one sequence of { $len }: lower max_model_len, raise gpu_memory_utilization, use an fp8 KV cache or split the model over more GPUs.
+
+ask-situation = The message alone does not say where memory ran out, and each case has its own fix. What was your program doing when it happened?
+ask-training = Training a model
+ask-inference = Evaluating or predicting (a validation loop, inference)
+ask-llm-finetuning = Fine-tuning a large language model (LoRA, QLoRA, TRL, Trainer)
+ask-llm-serving = Generating text or serving a language model (generate, vLLM, TGI)
+ask-image-generation = Generating images or video (diffusers, a web UI)
+ask-sharded-training = Training sharded across GPUs with DeepSpeed ZeRO or FSDP

@@ -22,3 +22,11 @@ diag-model = Le texte collé nomme { $model }, { $params } paramètres : ses po
 diag-model-kv = Avec { $tokens } jetons de contexte, le cache KV d’une séquence occupe { $kv } ({ $per_token } octets par jeton).
 diag-model-vllm = Sur ce GPU de { $total } avec gpu_memory_utilization { $util }, vLLM a de la place pour environ { $tokens } jetons de cache KV : { $seqs } séquences de { $len } jetons à la fois.
 diag-model-vllm-none = Sur ce GPU de { $total } avec gpu_memory_utilization { $util }, vLLM n’a de la place que pour environ { $tokens } jetons de cache KV, moins d’une séquence de { $len } : baissez max_model_len, augmentez gpu_memory_utilization, passez le cache KV en fp8 ou répartissez le modèle sur plus de GPU.
+
+ask-situation = Le message seul ne dit pas à quel moment la mémoire a manqué, or chaque cas se corrige autrement. Que faisait votre programme à ce moment-là ?
+ask-training = L’entraînement d’un modèle
+ask-inference = Une évaluation ou des prédictions (boucle de validation, inférence)
+ask-llm-finetuning = L’affinage d’un grand modèle de langage (LoRA, QLoRA, TRL, Trainer)
+ask-llm-serving = La génération de texte ou le service d’un modèle de langage (generate, vLLM, TGI)
+ask-image-generation = La génération d’images ou de vidéos (diffusers, une interface web)
+ask-sharded-training = Un entraînement réparti sur plusieurs GPU avec DeepSpeed ZeRO ou FSDP

@@ -22,3 +22,11 @@ diag-model = पेस्ट में { $model } का नाम है, { $pa
 diag-model-kv = { $tokens } टोकन के कॉन्टेक्स्ट पर एक सीक्वेंस का KV कैश { $kv } लेता है (हर टोकन { $per_token } बाइट)।
 diag-model-vllm = { $total } वाले इस GPU पर gpu_memory_utilization { $util } के साथ vLLM के KV कैश में लगभग { $tokens } टोकन की जगह है: एक साथ { $len } टोकन के { $seqs } सीक्वेंस।
 diag-model-vllm-none = { $total } वाले इस GPU पर gpu_memory_utilization { $util } के साथ vLLM के KV कैश में सिर्फ़ लगभग { $tokens } टोकन की जगह है, जो { $len } टोकन के एक सीक्वेंस से भी कम है: max_model_len घटाएँ, gpu_memory_utilization बढ़ाएँ, fp8 KV कैश इस्तेमाल करें या मॉडल को ज़्यादा GPU पर बाँटें।
+
+ask-situation = सिर्फ़ एरर मैसेज से यह पता नहीं चलता कि मेमोरी किस काम के दौरान खत्म हुई, और हर हालत का इलाज अलग है। जब यह एरर आया, तब क्या चल रहा था?
+ask-training = किसी मॉडल की ट्रेनिंग
+ask-inference = वैलिडेशन या इन्फ़रेंस (मॉडल की जाँच या उससे प्रेडिक्शन)
+ask-llm-finetuning = किसी बड़े लैंग्वेज मॉडल की फ़ाइन-ट्यूनिंग (LoRA, QLoRA, TRL, Trainer)
+ask-llm-serving = टेक्स्ट जनरेशन या लैंग्वेज मॉडल की सर्विंग (generate, vLLM, TGI)
+ask-image-generation = इमेज या वीडियो बनाना (diffusers, कोई वेब UI)
+ask-sharded-training = DeepSpeed ZeRO या FSDP के साथ कई GPU पर ट्रेनिंग

@@ -19,11 +19,12 @@ pub async fn run(args: &MatchArgs) -> Result<(), CmdError> {
         )));
     }
     let state = load_state(&args.content)?;
-    let (lang, limit) = (args.lang, args.limit.clamp(1, 20));
+    let (lang, limit, stated) = (args.lang, args.limit.clamp(1, 20), args.situation);
     let engine = state.engine();
-    let outcome = tokio::task::spawn_blocking(move || engine.match_paste(&text, lang, limit))
-        .await
-        .map_err(|e| CmdError::Usage(format!("the match failed: {e}")))?;
+    let outcome =
+        tokio::task::spawn_blocking(move || engine.match_stated(&text, lang, limit, stated))
+            .await
+            .map_err(|e| CmdError::Usage(format!("the match failed: {e}")))?;
     let mut out = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer_pretty(&mut out, &outcome).map_err(std::io::Error::from)?;
@@ -58,6 +59,12 @@ fn print_outcome(outcome: &MatchOutcome, out: &mut impl Write) -> std::io::Resul
             hit.score,
             hit.confidence
         )?;
+    }
+    if let Some(question) = &outcome.ask {
+        writeln!(out, "{}", question.question)?;
+        for choice in &question.choices {
+            writeln!(out, "  --situation {}: {}", choice.situation, choice.label)?;
+        }
     }
     Ok(())
 }

@@ -9,16 +9,18 @@
 mod diagnosis;
 mod fingerprint;
 mod model_mention;
+mod question;
 mod situation;
 
 pub use diagnosis::Diagnosis;
 pub use fingerprint::{Fingerprint, MAX_QUERY_FINGERPRINT_CHARS, QUERY_KIND};
+pub use question::{Choice, Question, situation_question};
 pub use situation::{MEMORY_FAMILY, MemoryReading, Situation, is_negation, names_a_phase};
 
 use std::collections::BTreeSet;
 
 use crate::i18n::{Lang, detect_language};
-use crate::traceback::{self, Parsed};
+use crate::traceback::{self, ErrorKind, Parsed};
 
 /// Text looked at for prose words: the head and the tail of a long paste.
 const PROSE_HEAD_BYTES: usize = 16 * 1024;
@@ -104,6 +106,19 @@ impl<'a> Reading<'a> {
 }
 
 impl Reading<'_> {
+    /// A paste whose reader said where its out-of-memory error struck (the answer to
+    /// [`situation_question`]): what they saw outweighs what the text lets us guess. Other
+    /// errors have no such situation, so for them the statement changes nothing.
+    pub fn stated(mut self, situation: Option<Situation>) -> Self {
+        if let Some(situation) = situation.filter(|_| self.parsed.kind == ErrorKind::CudaOom) {
+            self.situation = situation;
+            self.situation_by_default = false;
+            self.preferred_section =
+                situation::preferred_section(situation, &self.memory, &self.parsed.facts);
+        }
+        self
+    }
+
     /// Typed words read again with the English names of the concepts they name (from the
     /// glossaries): `الكومبايل` or `ديفيوجن` tell the situation what `torch.compile` or
     /// `diffusion` would.
@@ -200,6 +215,21 @@ mod tests {
         assert!(reading.code.contains("estimate_loss"), "{}", reading.code);
         let diagnosis = reading.diagnosis.expect("a paste is diagnosed");
         assert_eq!(diagnosis.facts.tried_to_allocate_bytes, Some(6_592_774_799));
+    }
+
+    #[test]
+    fn a_stated_situation_replaces_the_guess_of_an_out_of_memory_error_only() {
+        let oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB";
+        assert!(Reading::paste(oom, Lang::Fr).situation_by_default);
+        let stated = Reading::paste(oom, Lang::Fr).stated(Some(Situation::Diffusion));
+        assert_eq!(
+            (stated.situation, stated.situation_by_default),
+            (Situation::Diffusion, false)
+        );
+        let shapes = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)";
+        let unchanged = Reading::paste(shapes, Lang::Fr);
+        let stated = Reading::paste(shapes, Lang::Fr).stated(Some(Situation::Diffusion));
+        assert_eq!(stated.situation, unchanged.situation);
     }
 
     #[test]

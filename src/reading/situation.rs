@@ -62,6 +62,25 @@ impl Situation {
             Situation::Other => None,
         }
     }
+
+    /// The situations a person can tell apart when asked where an out-of-memory error struck,
+    /// with the stable names the API's `situation` field takes.
+    pub const STATABLE: [(Situation, &'static str); 6] = [
+        (Situation::TrainingOom, "training"),
+        (Situation::InferenceOom, "inference"),
+        (Situation::LlmFinetune, "llm_finetuning"),
+        (Situation::LlmServing, "llm_serving"),
+        (Situation::Diffusion, "image_generation"),
+        (Situation::Sharded, "sharded_training"),
+    ];
+
+    /// The situation a stable name (see [`Situation::STATABLE`]) states.
+    pub fn stated(name: &str) -> Option<Situation> {
+        Self::STATABLE
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(s, _)| *s)
+    }
 }
 
 /// Groups that answer one and the same out-of-memory message in different situations: the

@@ -50,7 +50,9 @@ use self::synonyms::{Found, Synonyms};
 use crate::content::{Article, Library};
 use crate::db::FeedbackCounts;
 use crate::i18n::Lang;
-use crate::reading::{Diagnosis, Fingerprint, MEMORY_FAMILY, Reading};
+use crate::reading::{
+    Diagnosis, Fingerprint, MEMORY_FAMILY, Question, Reading, Situation, situation_question,
+};
 use crate::traceback::ErrorKind;
 
 /// Documents looked at per query: the catalog has a few hundred in all.
@@ -124,6 +126,10 @@ pub struct MatchOutcome {
     pub lang: Lang,
     pub diagnosis: Diagnosis,
     pub results: Vec<Hit>,
+    /// The question whose answer would settle a guessed situation: send one of its choices
+    /// back as `situation` with the same text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ask: Option<Question>,
     /// What the query log keeps of the paste; not part of the answer.
     #[serde(skip)]
     pub fingerprint: Fingerprint,
@@ -203,7 +209,19 @@ impl Engine {
     /// Reads a paste (traceback, error line, log, or words) and finds what fixes it.
     /// The result ids do not depend on `lang`; only the language they are shown in does.
     pub fn match_paste(&self, text: &str, lang: Lang, limit: usize) -> MatchOutcome {
-        let reading = Reading::paste(text, lang);
+        self.match_stated(text, lang, limit, None)
+    }
+
+    /// Like [`Engine::match_paste`], for a paste whose reader said where its out-of-memory
+    /// error struck (`stated`), typically answering the question a first match asked.
+    pub fn match_stated(
+        &self,
+        text: &str,
+        lang: Lang,
+        limit: usize,
+        stated: Option<Situation>,
+    ) -> MatchOutcome {
+        let reading = Reading::paste(text, lang).stated(stated);
         // A paste's terms count once each, so its repeated words are analyzed once.
         let tokens = self.prose_tokens(&reading, analyzers::analyze_distinct);
         let terms = self.query_terms(&reading, tokens, &[]);
@@ -211,6 +229,7 @@ impl Engine {
         MatchOutcome {
             answer,
             lang,
+            ask: situation_question(&reading, lang),
             diagnosis: reading.diagnosis.unwrap_or_default(),
             results,
             fingerprint: reading.fingerprint,

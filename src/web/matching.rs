@@ -12,6 +12,7 @@ use super::extract::{ApiJson, ApiQuery};
 use super::lang::{accept_language, requested_lang};
 use super::state::AppState;
 use crate::i18n::Lang;
+use crate::reading::Situation;
 use crate::search::{AnswerState, Hit, MatchOutcome};
 
 /// Largest paste accepted, in bytes of UTF-8.
@@ -32,6 +33,11 @@ pub struct MatchRequest {
     #[serde(default)]
     #[schemars(range(min = 1, max = 20))]
     pub limit: Option<i64>,
+    /// Where an out-of-memory error struck, when the reader knows: one of the `situation`
+    /// values of the `ask` choices a previous answer offered (`training`, `inference`,
+    /// `llm_finetuning`, `llm_serving`, `image_generation`, `sharded_training`).
+    #[serde(default)]
+    pub situation: Option<String>,
 }
 
 /// Words to search for: the query of `GET /api/v1/search`, the arguments of `search_fixes`.
@@ -111,7 +117,8 @@ pub async fn run_match(
     let lang = requested_lang(request.lang.as_deref(), accept_language)?;
     let limit = checked_limit(request.limit, 5)?;
     let text = checked_text(request.text, MAX_TEXT_BYTES, "text")?;
-    let (mut outcome, match_id) = state.run_match(text, lang, limit).await?;
+    let stated = checked_situation(request.situation.as_deref())?;
+    let (mut outcome, match_id) = state.run_match(text, lang, limit, stated).await?;
     if let Some(base) = state.public_url() {
         cite(base, &mut outcome.results);
         if let Some(url) = outcome.diagnosis.calculator_url.as_mut() {
@@ -176,6 +183,20 @@ fn limit_error() -> ApiError {
         Code::InvalidLimit,
         format!("`limit` must be a whole number from 1 to {MAX_LIMIT}"),
     )
+}
+
+fn checked_situation(name: Option<&str>) -> Result<Option<Situation>, ApiError> {
+    match name.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(name) => Situation::stated(name).map(Some).ok_or_else(|| {
+            let names: Vec<&str> = Situation::STATABLE.iter().map(|(_, n)| *n).collect();
+            ApiError::new(
+                Code::InvalidField,
+                format!("`situation` must be one of: {}", names.join(", ")),
+            )
+            .with_field("situation")
+        }),
+    }
 }
 
 fn checked_text(text: String, max_bytes: usize, field: &str) -> Result<String, ApiError> {

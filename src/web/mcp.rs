@@ -47,7 +47,8 @@ const INSTRUCTIONS: &str = "ilaj finds the article that fixes a neural-network t
     get_article for a whole article, estimate_memory for a nanoGPT-style model's GPU memory. \
     Every answer says how sure it is in `answer`: quote a fix as the answer only when it is \
     `confident`; `uncertain` results are the closest reading, not a known fix; `none` means \
-    no article covers the error.";
+    no article covers the error. An answer with `ask` needs one fact from the user (where the \
+    out-of-memory error struck): ask, then match again with that `situation`.";
 
 /// The MCP server: tools and resources over one [`AppState`].
 #[derive(Clone)]
@@ -260,7 +261,9 @@ pub fn tools() -> Vec<Tool> {
             "Match a pasted error (a Python traceback, a log or one error line) to the article \
              that fixes it. Returns what the error means (diagnosis with the figures read from \
              it) and the articles, best first, each with the fixing section's Markdown. Quote \
-             the first result only when `answer` is `confident`.",
+             the first result only when `answer` is `confident`. When the answer has `ask`, \
+             put its question and choices to the user and call again with the same text and \
+             the chosen `situation`.",
         ),
         tool::<SearchRequest>(
             "search_fixes",

@@ -10,6 +10,7 @@ use crate::db::query_log::new_match_id;
 use crate::db::query_queue::{QueryQueue, QueueOptions};
 use crate::db::{Endpoint, FeedbackCounts, QueryRecord, Store};
 use crate::i18n::Lang;
+use crate::reading::Situation;
 use crate::search::{Engine, Hit, MatchOutcome, SearchError, SearchOutcome};
 
 /// What every request reads. The engine (library + index) sits behind a lock so a reload can
@@ -194,13 +195,14 @@ impl AppState {
         text: String,
         lang: Lang,
         limit: usize,
+        stated: Option<Situation>,
     ) -> Result<(MatchOutcome, String), tokio::task::JoinError> {
         let started = std::time::Instant::now();
         let engine = self.engine();
         let permit = self.matching_permit().await;
         let outcome = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            engine.match_paste(&text, lang, limit)
+            engine.match_stated(&text, lang, limit, stated)
         })
         .await?;
         let match_id = new_match_id();

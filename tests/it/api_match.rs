@@ -260,6 +260,11 @@ async fn bad_match_requests_get_stable_error_codes() {
             "unsupported_language",
         ),
         (
+            post_raw(r#"{"text": "x", "situation": "gaming"}"#, json_type),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_field",
+        ),
+        (
             post_raw(r#"{"text": 5}"#, json_type),
             StatusCode::UNPROCESSABLE_ENTITY,
             "invalid_field",
@@ -479,5 +484,68 @@ ValueError: The model's max seq len (131072) is larger than the maximum number o
     assert!(
         page.text()
             .contains(r#"<option value="generate" selected>"#)
+    );
+}
+
+const BARE_OOM: &str = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.65 GiB of which 1.20 GiB is free.";
+
+#[tokio::test]
+async fn a_bare_out_of_memory_message_asks_where_it_struck_and_each_answer_leads_to_its_article() {
+    let first = match_text(BARE_OOM, "hi").await;
+    assert_eq!(first["answer"], "uncertain", "{first}");
+    let ask = &first["ask"];
+    assert!(
+        ask["question"].as_str().is_some_and(|q| !q.is_empty()),
+        "{ask}"
+    );
+    let choices = ask["choices"].as_array().expect("choices");
+    assert_eq!(choices.len(), 6, "{ask}");
+    for choice in choices {
+        let situation = choice["situation"].as_str().unwrap();
+        let reply = post_json(
+            &CATALOG,
+            "/api/v1/match",
+            &json!({"text": BARE_OOM, "lang": "hi", "situation": situation}),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+        let answer = reply.json();
+        assert_eq!(answer["results"][0]["id"], choice["id"], "{situation}");
+        assert!(answer.get("ask").is_none(), "{situation}: asked again");
+    }
+}
+
+#[tokio::test]
+async fn a_situation_stated_for_an_error_other_than_out_of_memory_changes_nothing() {
+    let text = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)";
+    let plain = match_text(text, "fr").await;
+    let stated = post_json(
+        &CATALOG,
+        "/api/v1/match",
+        &json!({"text": text, "lang": "fr", "situation": "image_generation"}),
+    )
+    .await
+    .json();
+    assert_eq!(plain["results"], stated["results"]);
+    assert!(plain.get("ask").is_none());
+}
+
+#[tokio::test]
+async fn an_unknown_situation_names_the_field_and_the_values_it_takes() {
+    let reply = post_json(
+        &CATALOG,
+        "/api/v1/match",
+        &json!({"text": BARE_OOM, "situation": "gaming"}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let error = &reply.json()["error"];
+    assert_eq!(error["field"], "situation");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("image_generation"),
+        "{error}"
     );
 }

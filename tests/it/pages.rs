@@ -153,6 +153,33 @@ async fn results_of_a_post_switch_language_by_resubmitting_the_paste() {
 }
 
 #[tokio::test]
+async fn a_guessed_situation_is_asked_on_the_page_and_the_answer_ranks_its_article() {
+    let bare = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB";
+    let html = post_form(&CATALOG, "/fr/match", &[("text", bare)])
+        .await
+        .text();
+    assert!(
+        html.contains(r#"form="paste" name="situation" value="image_generation""#),
+        "no question asked"
+    );
+    let reply = post_form(
+        &CATALOG,
+        "/fr/match",
+        &[("text", bare), ("situation", "image_generation")],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let html = reply.text();
+    let first_hit = html.find(r#"href="/fr/articles/"#).expect("a hit");
+    assert!(
+        html[first_hit..].starts_with(r#"href="/fr/articles/diffusion-pipeline-oom"#),
+        "{}",
+        &html[first_hit..first_hit + 80]
+    );
+    assert!(!html.contains(r#"name="situation""#), "asked again");
+}
+
+#[tokio::test]
 async fn the_paste_is_shown_back_escaped() {
     let paste = "RuntimeError: <script>alert('x')</script> \"quoted\" & more";
     let reply = post_form(&FIXTURES, "/fr/match", &[("text", paste)]).await;

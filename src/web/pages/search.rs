@@ -13,6 +13,7 @@ use super::charts::Figure;
 use super::charts::{GpuFigures, gpu_picture};
 use super::{PageError, PageLang, PageMeta, Ui, dir, isolate_figures, native_name, render};
 use crate::i18n::Lang;
+use crate::reading::Situation;
 use crate::search::{AnswerState, Hit, MatchOutcome};
 use crate::web::{AppState, MAX_QUERY_BYTES, MAX_TEXT_BYTES};
 
@@ -211,6 +212,9 @@ fn shorten(text: &str, chars: usize) -> String {
 pub struct MatchForm {
     #[serde(default)]
     text: String,
+    /// The reader's answer to the page's "what were you doing?" question.
+    #[serde(default)]
+    situation: Option<String>,
 }
 
 pub struct FrameView {
@@ -239,6 +243,7 @@ struct MatchPage<'a> {
     error: Option<String>,
     diagnosis: Option<DiagnosisView>,
     answer: Option<AnswerView>,
+    ask: Option<AskView>,
     hits: Vec<HitView>,
 }
 
@@ -248,7 +253,7 @@ pub async fn match_get(
     Query(form): Query<MatchForm>,
     uri: Uri,
 ) -> Result<Response, PageError> {
-    match_page(lang, state, form.text, uri).await
+    match_page(lang, state, form, uri).await
 }
 
 pub async fn match_post(
@@ -258,24 +263,35 @@ pub async fn match_post(
     form: Result<Form<MatchForm>, FormRejection>,
 ) -> Result<Response, PageError> {
     // A body that is not a form reads as an empty paste: the page asks for one.
-    let text = form.map(|Form(f)| f.text).unwrap_or_default();
-    match_page(lang, state, text, uri).await
+    let form = form.map(|Form(f)| f).unwrap_or_default();
+    match_page(lang, state, form, uri).await
+}
+
+/// The question a guessed situation asks, as the page shows it: each choice a button that
+/// sends the paste again with that answer.
+pub struct AskView {
+    pub question: String,
+    pub choices: Vec<(&'static str, String)>,
 }
 
 async fn match_page(
     lang: Lang,
     state: AppState,
-    text: String,
+    form: MatchForm,
     uri: Uri,
 ) -> Result<Response, PageError> {
     let ui = Ui::new(lang);
+    let text = form.text;
+    // A page cannot show a field error next to a button the reader pressed: an unknown
+    // situation (an edited URL) is simply not stated.
+    let stated = form.situation.as_deref().and_then(Situation::stated);
     let (error, outcome) = if text.len() > MAX_TEXT_BYTES {
         (Some(ui.t("match-too-long")), None)
     } else if text.trim().is_empty() {
         (Some(ui.t("match-empty")), None)
     } else {
         let answer = state
-            .run_match(text.clone(), lang, RESULTS)
+            .run_match(text.clone(), lang, RESULTS, stated)
             .await
             .map_err(|e| PageError::Internal(lang, format!("match task: {e}")))?;
         (None, Some(answer))
@@ -284,6 +300,17 @@ async fn match_page(
     // The switcher re-sends the paste with the form: the results of a POST cannot be
     // reached by a link, and a long paste in four links would bloat the page.
     meta.switch_form = Some("paste");
+    let ask = outcome
+        .as_ref()
+        .and_then(|(outcome, _)| outcome.ask.as_ref())
+        .map(|question| AskView {
+            question: question.question.clone(),
+            choices: question
+                .choices
+                .iter()
+                .map(|c| (c.situation, c.label.clone()))
+                .collect(),
+        });
     let (diagnosis, answer, hits) = match &outcome {
         Some((outcome, match_id)) => (
             Some(diagnosis_view(&ui, outcome)),
@@ -305,6 +332,7 @@ async fn match_page(
             error,
             diagnosis,
             answer,
+            ask,
             hits,
         },
     )
