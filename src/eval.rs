@@ -102,6 +102,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave10.jsonl",
             "queries-dev-wave11.jsonl",
             "queries-dev-wave12.jsonl",
+            "queries-dev-wave13.jsonl",
         ],
     ),
     ("test", &["queries-test.jsonl"]),
