@@ -9,6 +9,9 @@ use crate::db::query_queue::QueueOptions;
 use crate::web;
 
 pub async fn run(args: ServeArgs) -> Result<(), CmdError> {
+    // The folder as it was before loading: an edit made while the server starts is then
+    // seen as a change by the first poll, not taken for the state already served.
+    let loaded_state = content::watch::snapshot(&args.content);
     let report = content::load_dir(&args.content)?;
     for problem in &report.problems {
         tracing::warn!(%problem, "content problem");
@@ -44,6 +47,7 @@ pub async fn run(args: ServeArgs) -> Result<(), CmdError> {
             state.clone(),
             args.content.clone(),
             interval,
+            loaded_state,
         ));
     }
     if args.refresh_seconds > 0 {

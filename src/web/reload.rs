@@ -10,10 +10,15 @@ use super::state::AppState;
 use crate::content::{self, watch};
 use crate::search::Engine;
 
-/// Polls `dir` every `interval` and swaps in a fresh engine after a change. Runs until the
-/// runtime shuts down. A folder that cannot be read keeps the current engine.
-pub async fn watch_content(state: AppState, dir: PathBuf, interval: Duration) {
-    let mut seen = watch::snapshot(&dir);
+/// Polls `dir` every `interval` and swaps in a fresh engine after a change from `seen`, the
+/// folder's state when the served content was read. Runs until the runtime shuts down. A
+/// folder that cannot be read keeps the current engine.
+pub async fn watch_content(
+    state: AppState,
+    dir: PathBuf,
+    interval: Duration,
+    mut seen: watch::Snapshot,
+) {
     loop {
         tokio::time::sleep(interval).await;
         let probe_dir = dir.clone();

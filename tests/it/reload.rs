@@ -15,12 +15,14 @@ async fn a_new_article_becomes_searchable_without_a_restart() {
         fr.join("sample-fix.md"),
     )
     .unwrap();
+    let loaded_state = ilaj::content::watch::snapshot(dir.path());
     let state = AppState::new(crate::helpers::load(dir.path()).library).unwrap();
     let router = web::router(state.clone());
     let watcher = tokio::spawn(web::watch_content(
         state.clone(),
         dir.path().to_owned(),
         Duration::from_millis(50),
+        loaded_state,
     ));
 
     let search = "/api/v1/search?q=zyxwvut&lang=fr";
