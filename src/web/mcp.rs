@@ -100,6 +100,14 @@ impl IlajMcp {
         let mut lines = vec![state_line(answer.outcome.answer, lang, false)];
         lines.extend(answer.outcome.diagnosis.explanation.first().cloned());
         lines.extend(result_lines(&answer.outcome.results, lang));
+        if let Some(ask) = &answer.outcome.ask {
+            lines.push(ask.question.clone());
+            lines.extend(
+                ask.choices
+                    .iter()
+                    .map(|c| format!("- situation={}: {}", c.situation, c.label)),
+            );
+        }
         Ok((to_value(&answer)?, lines.join("\n")))
     }
 

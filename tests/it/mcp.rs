@@ -142,6 +142,28 @@ async fn mcp_text_answers_are_short_localized_and_cite_the_fixing_section() {
 }
 
 #[tokio::test]
+async fn an_agent_is_told_what_to_ask_when_the_situation_is_a_guess_and_can_answer_it() {
+    let bare = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB";
+    let tool = call_tool("match_error", json!({"text": bare, "lang": "fr"}), &[]).await;
+    let text = tool["content"][0]["text"].as_str().unwrap();
+    let ask = &tool["structuredContent"]["ask"];
+    assert!(text.contains(ask["question"].as_str().unwrap()), "{text}");
+    assert!(text.contains("situation=llm_serving"), "{text}");
+    let answered = call_tool(
+        "match_error",
+        json!({"text": bare, "lang": "fr", "situation": "llm_serving"}),
+        &[],
+    )
+    .await;
+    let answer = &answered["structuredContent"];
+    assert_eq!(
+        answer["results"][0]["id"], "llm-inference-kv-cache",
+        "{answer}"
+    );
+    assert!(answer.get("ask").is_none());
+}
+
+#[tokio::test]
 async fn mcp_refusals_are_tool_errors_carrying_the_rest_error_codes() {
     let cases = [
         (
