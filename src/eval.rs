@@ -84,6 +84,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave8.jsonl",
             "pastes-dev-wave9.jsonl",
             "pastes-dev-wave12.jsonl",
+            "pastes-dev-wave14.jsonl",
         ],
     ),
     ("test", &["pastes-test.jsonl"]),

@@ -242,6 +242,14 @@ const STACKS: &[(Situation, &[&str])] = &[
             "instantid",
             "ipadapter",
             "ip-adapter",
+            "framepack",
+            "hunyuanvideo",
+            "hunyuan_video",
+            "ltxvideo",
+            "ltx-video",
+            "flux",
+            "pixart",
+            "kandinsky",
         ],
     ),
 ];
@@ -1503,6 +1511,8 @@ mod tests {
             "Warning: Ran out of memory when regular decoding, retrying with tiled VAE decoding.",
             "The model is based on Stable Video Diffusion (SVD).\ntorch.OutOfMemoryError: CUDA out of memory.",
             "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 56.50 GiB. GPU\nimage to video, 512x288",
+            "File \"n:\\FramePack-Eichi\\system\\python\\lib\\site-packages\\torch\\nn\\parameter.py\", line 68",
+            "loading HunyuanVideo transformer\ntorch.OutOfMemoryError: CUDA out of memory.",
         ] {
             assert_eq!(
                 stack(&text.to_lowercase()),
