@@ -158,6 +158,17 @@ const STACKS: &[(Situation, &[&str])] = &[
             "lora_alpha",
             "train_bash",
             "finetune.py",
+            // Reinforcement-learning fine-tuning of language models, whose rollouts run a
+            // generation engine: the job is training even when vLLM's settings show.
+            "verl",
+            "openrlhf",
+            "rlhf",
+            "grpo",
+            "grpotrainer",
+            "dpo",
+            "dpotrainer",
+            "ppotrainer",
+            "orpo",
         ],
     ),
     (
@@ -1520,6 +1531,14 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn reinforcement_learning_of_a_language_model_is_fine_tuning_though_vllm_generates() {
+        let text = "verl/trainer/main_ppo.py\nactor_rollout_ref.rollout.name=vllm \
+                    actor_rollout_ref.rollout.gpu_memory_utilization=0.6 algorithm.adv_estimator=grpo\n\
+                    torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.";
+        assert_eq!(stack(&text.to_lowercase()), Some(Situation::LlmFinetune));
     }
 
     #[test]
