@@ -29,7 +29,12 @@ pub struct Choice {
 
 /// The question to ask about `reading`, when its out-of-memory situation is only a guess.
 pub fn situation_question(reading: &Reading<'_>, lang: Lang) -> Option<Question> {
-    if !reading.situation_by_default || reading.parsed.kind != ErrorKind::CudaOom {
+    // Another framework's out-of-memory error is answered `none`: no choice would lead to
+    // an article about it.
+    if !reading.situation_by_default
+        || reading.parsed.kind != ErrorKind::CudaOom
+        || reading.parsed.framework.is_some()
+    {
         return None;
     }
     let choices = Situation::STATABLE
@@ -105,6 +110,16 @@ mod tests {
             situation_question(&Reading::paste(paste, Lang::Ar), Lang::Ar),
             None
         );
+    }
+
+    #[test]
+    fn another_frameworks_out_of_memory_asks_nothing() {
+        let paste = "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with shape[256,112,112,64]\nCUDA out of memory. Tried to allocate 2.00 GiB";
+        let reading = Reading::paste(paste, Lang::Fr);
+        assert!(reading.parsed.framework.is_some());
+        assert_eq!(reading.parsed.kind, ErrorKind::CudaOom);
+        assert!(reading.situation_by_default);
+        assert_eq!(situation_question(&reading, Lang::Fr), None);
     }
 
     #[test]

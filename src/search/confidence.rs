@@ -138,7 +138,9 @@ pub fn answer_state(first: Option<(&Evidence, f32)>) -> AnswerState {
                 && (evidence.signature > 0.0 || (!evidence.typed && evidence.situation));
             if confidence >= model.confident_from && identified {
                 AnswerState::Confident
-            } else if confidence < model.none_below {
+            } else if confidence < model.none_below && (evidence.foreign || !evidence.guessed) {
+                // A guessed situation belongs to an out-of-memory message the articles are
+                // about: the answer asks where it struck rather than saying none covers it.
                 AnswerState::None
             } else {
                 AnswerState::Uncertain
@@ -195,6 +197,31 @@ mod tests {
         assert_eq!(
             answer_state(Some((&guessed, confidence(&guessed)))),
             AnswerState::Uncertain
+        );
+    }
+
+    #[test]
+    fn a_guessed_out_of_memory_answer_is_uncertain_however_low_unless_another_framework_raised_it()
+    {
+        let weak = Evidence {
+            guessed: true,
+            text: 1.0,
+            share: 0.3,
+            lead: -0.5,
+            ..evidence(0.0, false, false)
+        };
+        assert!(confidence(&weak) < PASTE_MODEL.none_below);
+        assert_eq!(
+            answer_state(Some((&weak, confidence(&weak)))),
+            AnswerState::Uncertain
+        );
+        let foreign = Evidence {
+            foreign: true,
+            ..weak
+        };
+        assert_eq!(
+            answer_state(Some((&foreign, confidence(&foreign)))),
+            AnswerState::None
         );
     }
 
