@@ -307,8 +307,5 @@ impl<T: Serialize + Default> Args for FieldFlags<T> {
 }
 
 fn parse_situation(name: &str) -> Result<Situation, String> {
-    Situation::stated(name).ok_or_else(|| {
-        let names: Vec<&str> = Situation::STATABLE.iter().map(|(_, n)| *n).collect();
-        format!("one of: {}", names.join(", "))
-    })
+    Situation::stated(name).ok_or_else(|| format!("one of: {}", Situation::statable_names()))
 }

@@ -94,22 +94,24 @@ mod tests {
     }
 
     #[test]
-    fn a_paste_that_says_where_it_struck_asks_nothing() {
-        let paste = "File \"train.py\", line 3, in <module>\n    loss.backward()\n\
-                     torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB";
-        assert_eq!(
-            situation_question(&Reading::paste(paste, Lang::Hi), Lang::Hi),
-            None
-        );
-    }
-
-    #[test]
-    fn an_error_other_than_out_of_memory_asks_nothing() {
-        let paste = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)";
-        assert_eq!(
-            situation_question(&Reading::paste(paste, Lang::Ar), Lang::Ar),
-            None
-        );
+    fn a_paste_that_says_where_it_struck_or_is_no_out_of_memory_error_asks_nothing() {
+        for (paste, lang) in [
+            (
+                "File \"train.py\", line 3, in <module>\n    loss.backward()\n\
+                 torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+                Lang::Hi,
+            ),
+            (
+                "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)",
+                Lang::Ar,
+            ),
+        ] {
+            assert_eq!(
+                situation_question(&Reading::paste(paste, lang), lang),
+                None,
+                "{paste}"
+            );
+        }
     }
 
     #[test]

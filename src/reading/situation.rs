@@ -74,6 +74,12 @@ impl Situation {
         (Situation::Sharded, "sharded_training"),
     ];
 
+    /// The stable names, listed for an error message: "training, inference, …".
+    pub fn statable_names() -> String {
+        let names: Vec<&str> = Self::STATABLE.iter().map(|(_, name)| *name).collect();
+        names.join(", ")
+    }
+
     /// The situation a stable name (see [`Situation::STATABLE`]) states.
     pub fn stated(name: &str) -> Option<Situation> {
         Self::STATABLE

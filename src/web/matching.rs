@@ -189,10 +189,12 @@ fn checked_situation(name: Option<&str>) -> Result<Option<Situation>, ApiError> 
     match name.map(str::trim) {
         None | Some("") => Ok(None),
         Some(name) => Situation::stated(name).map(Some).ok_or_else(|| {
-            let names: Vec<&str> = Situation::STATABLE.iter().map(|(_, n)| *n).collect();
             ApiError::new(
                 Code::InvalidField,
-                format!("`situation` must be one of: {}", names.join(", ")),
+                format!(
+                    "`situation` must be one of: {}",
+                    Situation::statable_names()
+                ),
             )
             .with_field("situation")
         }),

@@ -13,7 +13,7 @@ use super::charts::Figure;
 use super::charts::{GpuFigures, gpu_picture};
 use super::{PageError, PageLang, PageMeta, Ui, dir, isolate_figures, native_name, render};
 use crate::i18n::Lang;
-use crate::reading::Situation;
+use crate::reading::{Question, Situation};
 use crate::search::{AnswerState, Hit, MatchOutcome};
 use crate::web::{AppState, MAX_QUERY_BYTES, MAX_TEXT_BYTES};
 
@@ -243,7 +243,7 @@ struct MatchPage<'a> {
     error: Option<String>,
     diagnosis: Option<DiagnosisView>,
     answer: Option<AnswerView>,
-    ask: Option<AskView>,
+    ask: Option<Question>,
     hits: Vec<HitView>,
 }
 
@@ -265,13 +265,6 @@ pub async fn match_post(
     // A body that is not a form reads as an empty paste: the page asks for one.
     let form = form.map(|Form(f)| f).unwrap_or_default();
     match_page(lang, state, form, uri).await
-}
-
-/// The question a guessed situation asks, as the page shows it: each choice a button that
-/// sends the paste again with that answer.
-pub struct AskView {
-    pub question: String,
-    pub choices: Vec<(&'static str, String)>,
 }
 
 async fn match_page(
@@ -300,17 +293,10 @@ async fn match_page(
     // The switcher re-sends the paste with the form: the results of a POST cannot be
     // reached by a link, and a long paste in four links would bloat the page.
     meta.switch_form = Some("paste");
+    // Each choice is a button that sends the paste again with that answer.
     let ask = outcome
         .as_ref()
-        .and_then(|(outcome, _)| outcome.ask.as_ref())
-        .map(|question| AskView {
-            question: question.question.clone(),
-            choices: question
-                .choices
-                .iter()
-                .map(|c| (c.situation, c.label.clone()))
-                .collect(),
-        });
+        .and_then(|(outcome, _)| outcome.ask.clone());
     let (diagnosis, answer, hits) = match &outcome {
         Some((outcome, match_id)) => (
             Some(diagnosis_view(&ui, outcome)),
