@@ -131,6 +131,48 @@ impl Reading<'_> {
             situation::read_situation(&self.parsed, &glossed);
         self
     }
+
+    /// Typed words that set one phase against the other ("training runs fine, but at
+    /// evaluation memory fills up"): the error struck in the phase named on the side of the
+    /// contrast that says memory ran out. `names_in` gives the English names of the concepts
+    /// a part of the text names.
+    pub fn contrasted(mut self, names_in: impl Fn(&str) -> Vec<String>) -> Self {
+        let read_from_phase = matches!(
+            self.situation,
+            Situation::TrainingOom | Situation::InferenceOom | Situation::LlmFinetune
+        );
+        if !read_from_phase {
+            return self;
+        }
+        let lower = self.text.to_lowercase();
+        let read = |part: &str| {
+            let glossed = format!("{part}\n{}", names_in(part).join("\n")).to_lowercase();
+            (
+                situation::single_phase_named(&glossed),
+                situation::says_memory_ran_out(&glossed),
+            )
+        };
+        for (before, after) in situation::contrast_splits(&lower) {
+            let (phase_before, ran_out_before) = read(before);
+            let (phase_after, ran_out_after) = read(after);
+            let phase = match (ran_out_before, ran_out_after) {
+                (false, true) => phase_after,
+                (true, false) => phase_before,
+                _ => None,
+            };
+            let Some(inference) = phase else {
+                continue;
+            };
+            self.situation = match (inference, self.situation) {
+                (true, _) => Situation::InferenceOom,
+                (false, Situation::LlmFinetune) => Situation::LlmFinetune,
+                (false, _) => Situation::TrainingOom,
+            };
+            self.situation_by_default = false;
+            break;
+        }
+        self
+    }
 }
 
 /// The prose of a paste: frame lines, source lines under them and C++ frames removed; the
@@ -253,5 +295,49 @@ mod tests {
         let prose = prose_of(&text);
         assert!(prose.starts_with("début") && prose.trim_end().ends_with("fin"));
         assert!(prose.len() < 30 * 1024);
+    }
+
+    #[test]
+    fn the_phase_on_the_side_of_a_contrast_that_ran_out_is_where_it_struck() {
+        // Glossary names as the engine would give them: the words themselves stand in.
+        let no_names = |_: &str| Vec::new();
+        let typed = |text| {
+            Reading::query(text, Lang::Hi)
+                .contrasted(no_names)
+                .situation
+        };
+        assert_eq!(
+            typed("training and training loss are fine but evaluation: out of memory"),
+            Situation::InferenceOom
+        );
+        assert_eq!(
+            typed("evaluation: out of memory, but training and training loss are fine"),
+            Situation::InferenceOom
+        );
+        assert_eq!(
+            typed("evaluation and evaluation metrics are fine but training: out of memory"),
+            Situation::TrainingOom
+        );
+        // "par" is also "on": a split whose side that ran out names no phase says nothing.
+        assert_eq!(
+            typed("validation data par out of memory aata hai, kya karu"),
+            Situation::InferenceOom
+        );
+        // The names of the concepts in a part count as its words.
+        let names = |part: &str| {
+            if part.contains("check") {
+                vec!["evaluation".to_owned(), "out of memory".to_owned()]
+            } else {
+                Vec::new()
+            }
+        };
+        let reading = Reading::query(
+            "training to thik h par model ko check karte memory bhar",
+            Lang::Hi,
+        )
+        .glossed(&["training".to_owned(), "out of memory".to_owned()])
+        .contrasted(names);
+        assert_eq!(reading.situation, Situation::InferenceOom);
+        assert!(!reading.situation_by_default);
     }
 }

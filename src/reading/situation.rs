@@ -203,6 +203,11 @@ const STACKS: &[(Situation, &[&str])] = &[
             "samplingparams",
             // vLLM's sleep-mode allocator, which prints its own out-of-memory error.
             "cumem_allocator",
+            // Weight formats quantized for serving, loaded by the chat web UIs.
+            "gptq",
+            "awq",
+            "auto_gptq",
+            "autoawq",
         ],
     ),
     (
@@ -267,6 +272,8 @@ const STACKS: &[(Situation, &[&str])] = &[
             "flux",
             "pixart",
             "kandinsky",
+            // Forge's memory manager logs the model it loads: "Target: KModel".
+            "kmodel",
         ],
     ),
 ];
@@ -792,7 +799,13 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
             evidence.training += SCRIPT_POINTS;
         }
     }
-    // "Without training", «بلا تدريب», "bina training": a phase named to say it is not the one.
+    count_phase_words(lower, &mut evidence);
+    evidence
+}
+
+/// Phase words in `lower`, one point each; a word said after a negation ("without
+/// training", «بلا تدريب», "bina training") names the phase the text is not in.
+fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
     let mut negated = false;
     let mut count = |word: &str| {
         let after_negation = std::mem::replace(&mut negated, is_negation(word));
@@ -826,7 +839,61 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
             .filter(|s| lower.contains(*s))
             .count() as u32;
     }
-    evidence
+}
+
+/// Words that set what failed against what went well: "training runs fine, but at
+/// evaluation memory fills up". In Hindi पर and "par" are also "on": a split at one that
+/// leaves running out on both sides, or on neither, is passed over.
+const CONTRASTS: &[&str] = &[
+    "but",
+    "however",
+    "mais",
+    "cependant",
+    "par",
+    "pr",
+    "lekin",
+    "magar",
+    "पर",
+    "लेकिन",
+    "मगर",
+    "परंतु",
+    "بس",
+    "لكن",
+    "ولكن",
+    "لاكن",
+    "بينما",
+];
+
+/// The text before and after each contrast word, first to last (`lower`: lowercased).
+pub fn contrast_splits(lower: &str) -> impl Iterator<Item = (&str, &str)> {
+    WORD.find_iter(lower)
+        .filter(|word| CONTRASTS.contains(&word.as_str()))
+        .map(|word| (&lower[..word.start()], &lower[word.end()..]))
+}
+
+/// Words that say memory ran out (`lower`: lowercased, glossed or not).
+pub fn says_memory_ran_out(lower: &str) -> bool {
+    mentions_running_out(lower)
+}
+
+/// The one phase `lower` names, if it names one and not the other: `Some(true)` for
+/// evaluation, validation or generation, `Some(false)` for training.
+pub fn single_phase_named(lower: &str) -> Option<bool> {
+    let mut evidence = PhaseEvidence::default();
+    for said in PHASE_SAID.captures_iter(lower) {
+        if said.get(1).is_some() {
+            evidence.inference += 1;
+        } else {
+            evidence.training += 1;
+        }
+    }
+    count_phase_words(lower, &mut evidence);
+    match (evidence.training, evidence.inference) {
+        (0, 0) => None,
+        (0, _) => Some(true),
+        (_, 0) => Some(false),
+        _ => None,
+    }
 }
 
 /// Whether a concept's English name is a phase word ("training", "evaluation"): said
@@ -1375,6 +1442,13 @@ mod tests {
         }
     }
 
+    #[test]
+    fn serving_weight_formats_and_forges_model_loader_name_their_stack() {
+        let gptq = "Loading TheBloke_vicuna-13B-GPTQ...\n  File \"modules/GPTQ_loader.py\", line 172\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 MiB";
+        assert_eq!(read_situation(&parse(gptq), gptq).0, Situation::LlmServing);
+        let forge = "[Memory Management] Target: KModel, Free GPU: 1024.00 MB\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB";
+        assert_eq!(read_situation(&parse(forge), forge).0, Situation::Diffusion);
+    }
     #[test]
     fn a_row_of_nvidia_smi_is_memory_still_held() {
         let row = "| 30%   28C    P8    22W / 250W |   8525MiB / 11019MiB |      0%      Default |\nhow do I empty the cache of this GPU?";

@@ -223,7 +223,11 @@ impl Engine {
     ) -> MatchOutcome {
         let reading = Reading::paste(text, lang).stated(stated);
         // A paste's terms count once each, so its repeated words are analyzed once.
-        let tokens = self.prose_tokens(&reading, analyzers::analyze_distinct);
+        let tokens = self.prose_tokens(
+            &reading.prose_langs,
+            &reading.prose,
+            analyzers::analyze_distinct,
+        );
         let terms = self.query_terms(&reading, tokens, &[]);
         let (answer, results) = self.rank(&reading, terms, &[], lang, limit);
         MatchOutcome {
@@ -242,19 +246,26 @@ impl Engine {
         // The typed words analysed once: the glossary concepts they name tell the situation
         // (through their English names) and widen the query (through the articles' words).
         // Glossary phrases are read in sequence: every token, repeats included.
-        let tokens = self.prose_tokens(&reading, analyzers::analyze_limited);
+        let tokens = self.prose_tokens(
+            &reading.prose_langs,
+            &reading.prose,
+            analyzers::analyze_limited,
+        );
         let concepts: Vec<Found> = tokens
             .iter()
             .map(|(lang, tokens)| self.synonyms.find(*lang, tokens))
             .collect();
-        let mut names: Vec<String> = Vec::new();
-        for name in concepts.iter().flat_map(|found| &found.english) {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-        }
+        let names = english_names(&concepts);
         let fix_groups = fixes::groups_fixing(&names);
-        let reading = reading.glossed(&names);
+        let langs = reading.prose_langs.clone();
+        let reading = reading.glossed(&names).contrasted(|part| {
+            let concepts: Vec<Found> = self
+                .prose_tokens(&langs, part, analyzers::analyze_limited)
+                .iter()
+                .map(|(lang, tokens)| self.synonyms.find(*lang, tokens))
+                .collect();
+            english_names(&concepts)
+        });
         let terms = self.query_terms(&reading, tokens, &concepts);
         let (answer, results) = self.rank(&reading, terms, &fix_groups, lang, limit);
         SearchOutcome {
@@ -264,19 +275,19 @@ impl Engine {
         }
     }
 
-    /// The words of the reading's prose, as each of its languages' analyzers reads them
-    /// (`analyze`: every token, or each distinct one).
+    /// The words of `prose`, as each of `langs`' analyzers reads them (`analyze`: every
+    /// token, or each distinct one).
     fn prose_tokens(
         &self,
-        reading: &Reading<'_>,
+        langs: &[Lang],
+        prose: &str,
         analyze: fn(&str, &str, usize) -> Vec<String>,
     ) -> Vec<(Lang, Vec<String>)> {
-        reading
-            .prose_langs
+        langs
             .iter()
             .map(|&lang| {
                 let analyzer = prose_analyzer(lang);
-                let tokens = analyze(analyzer, &reading.prose, MAX_QUERY_TOKENS);
+                let tokens = analyze(analyzer, prose, MAX_QUERY_TOKENS);
                 (lang, tokens)
             })
             .collect()
@@ -667,4 +678,15 @@ fn snippet(text: &str, words: Option<&[Vec<String>]>, terms: &[String]) -> Strin
         Some(space) if space > SNIPPET_CHARS / 2 => format!("{}…", &cut[..space]),
         _ => format!("{cut}…"),
     }
+}
+
+/// The English names of `concepts`, each once.
+fn english_names(concepts: &[Found]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for name in concepts.iter().flat_map(|found| &found.english) {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    names
 }

@@ -549,3 +549,24 @@ async fn an_unknown_situation_names_the_field_and_the_values_it_takes() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn input_and_weight_types_that_differ_in_precision_are_dtype_and_in_device_are_device() {
+    for (line, expected) in [
+        (
+            "RuntimeError: Input type (torch.FloatTensor) and weight type (torch.HalfTensor) should be the same",
+            "dtype-mismatch",
+        ),
+        (
+            "RuntimeError: Input type (torch.DoubleTensor) and weight type (torch.FloatTensor) should be the same",
+            "dtype-mismatch",
+        ),
+        (
+            "RuntimeError: Input type (torch.cuda.HalfTensor) and weight type (torch.HalfTensor) should be the same",
+            "device-mismatch",
+        ),
+    ] {
+        let body = match_text(line, "fr").await;
+        assert_eq!(body["results"][0]["id"], expected, "{line}: {body}");
+    }
+}

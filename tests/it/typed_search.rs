@@ -151,3 +151,33 @@ async fn no_room_on_the_card_is_out_of_memory_not_an_in_place_operation() {
     .await;
     assert_eq!(ids(&answer)[0], "cuda-oom-training", "{answer}");
 }
+
+#[tokio::test]
+async fn the_phase_that_ran_out_is_the_one_set_against_the_phase_that_went_well() {
+    // Written for this test: training named twice on the side that went well.
+    for (query, lang, expected) in [
+        (
+            "training mast chal rahi hai, training loss bhi sahi hai, par jab model ko check karta hoon tab memory bhar jati hai",
+            "hi",
+            "cuda-oom-inference",
+        ),
+        (
+            "la validation et les métriques de validation passent, mais l'entraînement manque de mémoire",
+            "fr",
+            "cuda-oom-training",
+        ),
+    ] {
+        let answer = search(query, lang).await;
+        assert_eq!(ids(&answer)[0], expected, "{query}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn zero_workers_is_the_data_loader_not_deepspeed_zero() {
+    let answer = search(
+        "dans docker le chargement des données meurt d'un coup, il faut zero travailleurs pour que ça passe",
+        "fr",
+    )
+    .await;
+    assert_eq!(ids(&answer)[0], "dataloader-worker-crash", "{answer}");
+}

@@ -23,7 +23,9 @@ pub const HINDI: &str = "\
     रहे रही गया गए गई जा जाता जाती जाते क्यों क्या कैसे कौन कहाँ कब इतना \
     इतनी इतने अपना अपने अपनी मैं मेरा मेरे मेरी हम आप आपका आपके आपकी तक \
     द्वारा साथ बाद पहले अगर यदि लेकिन परंतु वाला वाले वाली सकता सकते सकती \
-    कोई कुछ सब सभी जैसे ने     ka ke ki ko mein se hai hain tha thi ho hota hoti hote aur bhi toh yeh     woh kya kaise kyun kyon karo kare karein karna karne karke raha rahi     rahe gaya gayi gaye jata jati jaata wala wali wale sakta sakte sakti     baad pehle agar lekin kuch";
+    कोई कुछ सब सभी जैसे ने     ka ke ki ko mein se hai hain tha thi ho hota hoti hote aur bhi toh yeh     woh kya kaise kyun kyon karo kare karein karna karne karke raha rahi     rahe gaya gayi gaye jata jati jaata wala wali wale sakta sakte sakti     baad pehle agar lekin kuch \
+    पे pe par me mai h hu hun hoon hua hui hue ye wo jab tab apna apne apni mera meri mere \
+    rha rhi rhe";
 
 pub const FRENCH: &str = "\
     le la les l un une des de du d au aux à et ou où en dans sur sous pour \
