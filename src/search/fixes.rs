@@ -45,22 +45,40 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("backward twice", "autograd-backward-twice"),
 ];
 
-/// Two concepts that together name a fix neither names alone ("some tensors on the card,
-/// some on the processor": a device mismatch), unless a concept of the third part is there
+/// Two concepts that together name a fix other than what either names alone ("some tensors
+/// on the card, some on the processor": a device mismatch), unless a concept of the third part is there
 /// too (the GPU is not found, memory ran out: then CPU and GPU are the setting, not the fault).
 /// The third part is a whole name or the words a name begins with ("ram (host memory)").
-const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[(
-    "cpu",
-    "gpu",
-    &[
+const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[
+    (
+        "cpu",
+        "gpu",
+        &[
+            "gpu not detected",
+            "out of memory",
+            "ram",
+            "host ram",
+            "cuda",
+        ],
+        "device-mismatch",
+    ),
+    // The quantization library that cannot find the card is bitsandbytes' own setup, not
+    // PyTorch's: PyTorch may see the GPU perfectly well.
+    (
+        "quantization",
         "gpu not detected",
-        "out of memory",
-        "ram",
-        "host ram",
-        "cuda",
-    ],
-    "device-mismatch",
-)];
+        &["out of memory"],
+        "bitsandbytes-setup",
+    ),
+    // A recurrent network that misbehaves only across GPUs: the replicas split its batch,
+    // lengths and hidden state.
+    (
+        "recurrent network (rnn)",
+        "distributed training",
+        &["out of memory"],
+        "rnn-dataparallel-lengths",
+    ),
+];
 
 /// The groups whose fixes the concepts (by English name, lowercased) name, each once.
 pub fn groups_fixing<'a>(english_names: impl IntoIterator<Item = &'a String>) -> Vec<&'static str> {
@@ -81,6 +99,13 @@ pub fn groups_fixing<'a>(english_names: impl IntoIterator<Item = &'a String>) ->
                 .any(|part| *name == part || name.starts_with(&format!("{part} ")))
         });
         if named(first) && named(second) && !excluded && !groups.contains(group) {
+            // The pair is the more precise reading: what either concept names alone gives way.
+            let alone: Vec<&str> = FIX_CONCEPTS
+                .iter()
+                .filter(|(part, _)| first.contains(part) || second.contains(part))
+                .map(|(_, group)| *group)
+                .collect();
+            groups.retain(|g| !alone.contains(g));
             groups.push(*group);
         }
     }
@@ -127,6 +152,34 @@ mod tests {
             ["device-mismatch"]
         );
         assert!(groups_fixing(&names(&["cpu", "gpu", "ram (host memory)"])).is_empty());
+    }
+
+    #[test]
+    fn a_recurrent_network_that_fails_across_gpus_is_the_data_parallel_split() {
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            groups_fixing(&names(&["recurrent network (rnn)", "distributed training"])),
+            ["rnn-dataparallel-lengths"]
+        );
+        assert!(groups_fixing(&names(&["recurrent network (rnn)"])).is_empty());
+    }
+
+    #[test]
+    fn a_quantization_library_that_finds_no_gpu_is_the_bitsandbytes_setup() {
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            groups_fixing(&names(&["quantization", "gpu not detected"])),
+            ["bitsandbytes-setup"]
+        );
+        assert_eq!(groups_fixing(&names(&["quantization"])), Vec::<&str>::new());
+        assert!(
+            !groups_fixing(&names(&[
+                "quantization",
+                "gpu not detected",
+                "out of memory (oom)"
+            ]))
+            .contains(&"bitsandbytes-setup")
+        );
     }
 
     #[test]

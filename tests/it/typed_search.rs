@@ -181,3 +181,28 @@ async fn zero_workers_is_the_data_loader_not_deepspeed_zero() {
     .await;
     assert_eq!(ids(&answer)[0], "dataloader-worker-crash", "{answer}");
 }
+
+#[tokio::test]
+async fn a_library_compiled_without_gpu_support_is_its_setup_not_torch_compile() {
+    // Written for this test; the words "compiled" and "no GPU" each lead elsewhere alone.
+    for (query, lang) in [
+        ("bitsandbytes compilé sans support GPU, que faire", "fr"),
+        (
+            "la lib de quantification en 4 bits ne détecte pas ma carte",
+            "fr",
+        ),
+    ] {
+        let answer = search(query, lang).await;
+        assert_eq!(ids(&answer)[0], "bitsandbytes-setup", "{query}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn a_recurrent_network_that_breaks_only_on_two_gpus_is_the_data_parallel_split() {
+    let answer = search(
+        "mon LSTM marche sur un GPU mais sur deux cartes la taille des sorties change",
+        "fr",
+    )
+    .await;
+    assert_eq!(ids(&answer)[0], "rnn-dataparallel-lengths", "{answer}");
+}
