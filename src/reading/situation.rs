@@ -328,6 +328,13 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("वीएलएलएम", Situation::LlmServing),
 ];
 
+/// A picture's size, as image trainers and generators are set ("768x768", "1024 x 1024"):
+/// beside a LoRA, the adapter is an image model's, whatever else the paste names.
+static IMAGE_SIZE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:256|384|512|576|640|704|768|832|896|960|1024|1152|1280|1536|2048) ?[x×] ?(?:256|384|512|576|640|704|768|832|896|960|1024|1152|1280|1536|2048)(?-u:\b)")
+        .expect("image size pattern")
+});
+
 /// Markers of [`STACKS`]' language-model fine-tuning that name an adapter method, not a model.
 const ADAPTER_MARKERS: &[&str] = &[
     "lora",
@@ -455,13 +462,22 @@ fn stack_reading(lower: &str) -> Option<(Situation, bool)> {
             count(*situation);
         }
     }
+    // DeepSpeed's pipeline engine splits the model's layers into stages across GPUs; it
+    // shards no optimizer state, so "deepspeed" alone in its frames is no sign of ZeRO.
+    if let Some(sharded) = stack_slot(Situation::Sharded)
+        && counts[sharded] == 1
+        && read.contains("deepspeed")
+        && (lower.contains("runtime/pipe/") || lower.contains("runtime\\pipe\\"))
+    {
+        counts[sharded] = 0;
+    }
     // LoRA adapters train image models as often as language models: beside a sign of an
     // image or video generator they are that generator's (a bare exception name is no such
     // sign: Jupyter prints it too).
     if let (Some(diffusion), Some(llm)) = (
         stack_slot(Situation::Diffusion),
         stack_slot(Situation::LlmFinetune),
-    ) && counts[diffusion] > u32::from(bare_name)
+    ) && (counts[diffusion] > u32::from(bare_name) || IMAGE_SIZE.is_match(lower))
     {
         let adapters = read
             .iter()
@@ -598,11 +614,13 @@ const INFERENCE_WORDS: &[&str] = &[
     "eval",
     "evaluate",
     "evaluation",
+    "evaluations",
     "evaluating",
     "inference",
     "infer",
     "predict",
     "prediction",
+    "predictions",
     "predicting",
     "generate",
     "generation",
@@ -1440,6 +1458,27 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn deepspeeds_pipeline_engine_alone_is_not_zero_sharding() {
+        let oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.68 GiB.";
+        let pipe = format!(
+            "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/pipe/engine.py\", line 389, in train_batch\n{oom}"
+        );
+        assert_ne!(stack(&pipe.to_lowercase()), Some(Situation::Sharded));
+        let zero = format!(
+            "{pipe}\n  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py\", line 12"
+        );
+        assert_eq!(stack(&zero.to_lowercase()), Some(Situation::Sharded));
+    }
+
+    #[test]
+    fn a_lora_trained_on_pictures_of_a_given_size_is_not_a_language_model() {
+        let lora = "my second Lora, 20 pictures at 768x768, 10 epochs\nOutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB";
+        assert_ne!(stack(&lora.to_lowercase()), Some(Situation::LlmFinetune));
+        let text = "my second Lora, 20 pictures, 10 epochs\nOutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB";
+        assert_eq!(stack(&text.to_lowercase()), Some(Situation::LlmFinetune));
     }
 
     #[test]
