@@ -116,22 +116,26 @@ pub fn groups_fixing<'a>(english_names: impl IntoIterator<Item = &'a String>) ->
 mod tests {
     use super::*;
 
+    /// English concept names, as the glossaries give them.
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|name| name.to_string()).collect()
+    }
+
     #[test]
     fn a_fix_named_in_any_glossary_wording_leads_to_its_article() {
-        let names = [
-            "activation (gradient) checkpointing".to_owned(),
-            "gradient accumulation".to_owned(),
-            "gradient".to_owned(),
-        ];
+        let typed = names(&[
+            "activation (gradient) checkpointing",
+            "gradient accumulation",
+            "gradient",
+        ]);
         assert_eq!(
-            groups_fixing(&names),
+            groups_fixing(&typed),
             ["activation-memory", "cuda-oom-training"]
         );
     }
 
     #[test]
     fn tensors_on_the_cpu_and_the_gpu_together_name_a_device_mismatch() {
-        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
         assert_eq!(
             groups_fixing(&names(&["cpu", "gpu", "tensor"])),
             ["device-mismatch"]
@@ -156,7 +160,6 @@ mod tests {
 
     #[test]
     fn a_recurrent_network_that_fails_across_gpus_is_the_data_parallel_split() {
-        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
         assert_eq!(
             groups_fixing(&names(&["recurrent network (rnn)", "distributed training"])),
             ["rnn-dataparallel-lengths"]
@@ -166,7 +169,6 @@ mod tests {
 
     #[test]
     fn a_quantization_library_that_finds_no_gpu_is_the_bitsandbytes_setup() {
-        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
         assert_eq!(
             groups_fixing(&names(&["quantization", "gpu not detected"])),
             ["bitsandbytes-setup"]
