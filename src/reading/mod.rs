@@ -149,7 +149,7 @@ impl Reading<'_> {
             let glossed = format!("{part}\n{}", names_in(part).join("\n")).to_lowercase();
             (
                 situation::single_phase_named(&glossed),
-                situation::says_memory_ran_out(&glossed),
+                situation::mentions_running_out(&glossed),
             )
         };
         for (before, after) in situation::contrast_splits(&lower) {

@@ -809,7 +809,13 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
         scripts_seen.push(script);
         evidence.count_script(script);
     }
-    // "at eval stage", "during validation": the phase said outright weighs like a script.
+    count_phases_said(lower, &mut evidence);
+    count_phase_words(lower, &mut evidence);
+    evidence
+}
+
+/// "at eval stage", "during validation": the phase said outright weighs like a script.
+fn count_phases_said(lower: &str, evidence: &mut PhaseEvidence) {
     for said in PHASE_SAID.captures_iter(lower) {
         if said.get(1).is_some() {
             evidence.inference += SCRIPT_POINTS;
@@ -817,8 +823,6 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
             evidence.training += SCRIPT_POINTS;
         }
     }
-    count_phase_words(lower, &mut evidence);
-    evidence
 }
 
 /// Phase words in `lower`, one point each; a word said after a negation ("without
@@ -889,22 +893,11 @@ pub fn contrast_splits(lower: &str) -> impl Iterator<Item = (&str, &str)> {
         .map(|word| (&lower[..word.start()], &lower[word.end()..]))
 }
 
-/// Words that say memory ran out (`lower`: lowercased, glossed or not).
-pub fn says_memory_ran_out(lower: &str) -> bool {
-    mentions_running_out(lower)
-}
-
 /// The one phase `lower` names, if it names one and not the other: `Some(true)` for
 /// evaluation, validation or generation, `Some(false)` for training.
 pub fn single_phase_named(lower: &str) -> Option<bool> {
     let mut evidence = PhaseEvidence::default();
-    for said in PHASE_SAID.captures_iter(lower) {
-        if said.get(1).is_some() {
-            evidence.inference += 1;
-        } else {
-            evidence.training += 1;
-        }
-    }
+    count_phases_said(lower, &mut evidence);
     count_phase_words(lower, &mut evidence);
     match (evidence.training, evidence.inference) {
         (0, 0) => None,
@@ -1284,7 +1277,8 @@ const FRAGMENTATION_WORDS: &[&str] = &[
     "आरक्षित",
 ];
 
-fn mentions_running_out(lower: &str) -> bool {
+/// Words that say memory ran out (`lower`: lowercased, glossed or not).
+pub fn mentions_running_out(lower: &str) -> bool {
     OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p))
 }
 
