@@ -87,9 +87,10 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave14.jsonl",
             "pastes-dev-wave15.jsonl",
             "pastes-dev-wave16.jsonl",
+            "pastes-dev-wave17.jsonl",
         ],
     ),
-    ("test", &["pastes-test.jsonl"]),
+    ("test", &["pastes-test.jsonl", "pastes-test-wave18.jsonl"]),
 ];
 const QUERY_SPLITS: &[(&str, &[&str])] = &[
     (
@@ -108,9 +109,10 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave13.jsonl",
             "queries-dev-wave15.jsonl",
             "queries-dev-wave16.jsonl",
+            "queries-dev-wave17.jsonl",
         ],
     ),
-    ("test", &["queries-test.jsonl"]),
+    ("test", &["queries-test.jsonl", "queries-test-wave18.jsonl"]),
 ];
 /// `expect` of a paste no article fixes.
 pub const OUT_OF_SCOPE: &str = "out-of-scope";

