@@ -30,6 +30,12 @@ fn ids(answer: &Value) -> Vec<String> {
         .collect()
 }
 
+/// `query` typed in `lang` finds `expected` first.
+async fn assert_found_first(query: &str, lang: &str, expected: &str) {
+    let answer = search(query, lang).await;
+    assert_eq!(ids(&answer)[0], expected, "{query}: {answer}");
+}
+
 fn first_confidence(answer: &Value) -> f64 {
     answer["results"][0]["confidence"].as_f64().unwrap()
 }
@@ -104,8 +110,7 @@ async fn words_that_name_a_fix_find_the_article_that_holds_it() {
             "gpu-memory-not-released",
         ),
     ] {
-        let answer = search(query, lang).await;
-        assert_eq!(ids(&answer)[0], group, "{query}: {answer}");
+        assert_found_first(query, lang, group).await;
     }
 }
 
@@ -135,8 +140,7 @@ async fn everyday_words_for_a_situation_lead_to_its_article_in_every_language() 
             "shape-mismatch",
         ),
     ] {
-        let answer = search(query, lang).await;
-        assert_eq!(ids(&answer)[0], expected, "{query}: {answer}");
+        assert_found_first(query, lang, expected).await;
     }
 }
 
@@ -144,12 +148,12 @@ async fn everyday_words_for_a_situation_lead_to_its_article_in_every_language() 
 async fn no_room_on_the_card_is_out_of_memory_not_an_in_place_operation() {
     // «en place» once read as the bare word «place», so «plus de place» (no room left) found
     // the in-place article.
-    let answer = search(
+    assert_found_first(
         "ca plante direct quand je lance l'entrainement, plus de place sur la carte meme avec des petits lots",
         "fr",
+        "cuda-oom-training",
     )
     .await;
-    assert_eq!(ids(&answer)[0], "cuda-oom-training", "{answer}");
 }
 
 #[tokio::test]
@@ -167,19 +171,18 @@ async fn the_phase_that_ran_out_is_the_one_set_against_the_phase_that_went_well(
             "cuda-oom-training",
         ),
     ] {
-        let answer = search(query, lang).await;
-        assert_eq!(ids(&answer)[0], expected, "{query}: {answer}");
+        assert_found_first(query, lang, expected).await;
     }
 }
 
 #[tokio::test]
 async fn zero_workers_is_the_data_loader_not_deepspeed_zero() {
-    let answer = search(
+    assert_found_first(
         "dans docker le chargement des données meurt d'un coup, il faut zero travailleurs pour que ça passe",
         "fr",
+        "dataloader-worker-crash",
     )
     .await;
-    assert_eq!(ids(&answer)[0], "dataloader-worker-crash", "{answer}");
 }
 
 #[tokio::test]
@@ -192,19 +195,18 @@ async fn a_library_compiled_without_gpu_support_is_its_setup_not_torch_compile()
             "fr",
         ),
     ] {
-        let answer = search(query, lang).await;
-        assert_eq!(ids(&answer)[0], "bitsandbytes-setup", "{query}: {answer}");
+        assert_found_first(query, lang, "bitsandbytes-setup").await;
     }
 }
 
 #[tokio::test]
 async fn a_recurrent_network_that_breaks_only_on_two_gpus_is_the_data_parallel_split() {
-    let answer = search(
+    assert_found_first(
         "mon LSTM marche sur un GPU mais sur deux cartes la taille des sorties change",
         "fr",
+        "rnn-dataparallel-lengths",
     )
     .await;
-    assert_eq!(ids(&answer)[0], "rnn-dataparallel-lengths", "{answer}");
 }
 
 #[tokio::test]
@@ -216,9 +218,12 @@ async fn a_bare_killed_is_host_ram_unless_a_worker_is_named() {
             "hi",
         ),
     ] {
-        let answer = search(query, lang).await;
-        assert_eq!(ids(&answer)[0], "cpu-ram-oom", "{query}: {answer}");
+        assert_found_first(query, lang, "cpu-ram-oom").await;
     }
-    let answer = search("worker killed pendant le chargement des images", "fr").await;
-    assert_eq!(ids(&answer)[0], "dataloader-worker-crash", "{answer}");
+    assert_found_first(
+        "worker killed pendant le chargement des images",
+        "fr",
+        "dataloader-worker-crash",
+    )
+    .await;
 }
