@@ -265,6 +265,7 @@ const STACKS: &[(Situation, &[&str])] = &[
             "ipadapter",
             "ip-adapter",
             "framepack",
+            "wan2gp",
             "hunyuanvideo",
             "hunyuan_video",
             "ltxvideo",
@@ -322,6 +323,7 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("zero stage 3", Situation::Sharded),
     ("zero 3", Situation::Sharded),
     // ms-swift's command line.
+    ("instant id", Situation::Diffusion),
     ("swift sft", Situation::LlmFinetune),
     ("swift rlhf", Situation::LlmFinetune),
     ("केवी कैश", Situation::LlmServing),
@@ -371,6 +373,35 @@ fn stack_of_token(token: &str) -> Option<Situation> {
     }
 }
 
+/// A class name glued from a stack's name and other words (`VllmWorkerProcess`,
+/// `RayWorkerVllm`, `AutoencoderKLHunyuanVideo`), read lowercased: it starts or ends with
+/// one of the stack's markers that is a name rather than an English word.
+fn stack_of_class_name(word: &str) -> Option<Situation> {
+    const ENGLISH_WORD_MARKERS: &[&str] = &[
+        "comfy",
+        "hires",
+        "highres",
+        "upscale",
+        "upscaler",
+        "inpaint",
+        "inpainting",
+        "unet",
+    ];
+    if word.len() < 8 || !word.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    STACK_OF_MARKER
+        .iter()
+        .filter(|(marker, _)| {
+            marker.len() >= 4
+                && word.len() >= marker.len() + 4
+                && marker.bytes().all(|b| b.is_ascii_alphanumeric())
+                && !ENGLISH_WORD_MARKERS.contains(&marker.as_str())
+        })
+        .find(|(marker, _)| word.starts_with(marker.as_str()) || word.ends_with(marker.as_str()))
+        .map(|(_, situation)| *situation)
+}
+
 /// Each marker of [`STACKS`] and its stack (the first that lists it), with `-` written `_`:
 /// a package is `text_generation_server` in paths and `text-generation-server` on the
 /// command line.
@@ -409,15 +440,20 @@ fn stack_reading(lower: &str) -> Option<(Situation, bool)> {
     };
     // Stable Diffusion web UIs (AUTOMATIC1111 and its forks) print the exception's bare
     // name; PyTorch's own traceback prints `torch.OutOfMemoryError` or `torch.cuda.…`.
-    let bare_name = lower.lines().any(|line| {
-        line.trim_start()
-            .starts_with("outofmemoryerror: cuda out of memory")
-    });
+    // Jupyter prints it too, and says so: its traceback header and cell markers.
+    let jupyter = ["cell in[", "<ipython-input-", "ipykernel"]
+        .iter()
+        .any(|marker| lower.contains(marker));
+    let bare_name = !jupyter
+        && lower.lines().any(|line| {
+            line.trim_start()
+                .starts_with("outofmemoryerror: cuda out of memory")
+        });
     if bare_name {
         count(Situation::Diffusion);
     }
     for token in lower
-        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .split(|c: char| !(glues(c) || matches!(c, '_' | '-' | '.')))
         .map(|t| t.trim_matches(['.', '-']))
         .filter(|t| t.len() >= 3)
     {
@@ -446,6 +482,7 @@ fn stack_reading(lower: &str) -> Option<(Situation, bool)> {
                     .skip(1)
                     .find_map(|(end, _)| stack_of_token(&token[..end]))
             })
+            .or_else(|| token.split(['.', '-', '_']).find_map(stack_of_class_name))
         else {
             continue;
         };
@@ -600,7 +637,8 @@ static GROWTH: LazyLock<Regex> = LazyLock::new(|| {
       | (after|every|each)\s+(\d+k?|a\s+few|several|many|some)?\s*(training\s+)?(iterations|iters|epochs|steps)
       | (iteration|epoch|step)\w*\s[^.\n]{0,40}(increas|grow)
       | (memory|usage|consumption)[^.\n]{0,40}(increas|grow|ris(e|ing))
-      | (increas|grow)\w*[^.\n]{0,30}(memory|usage|consumption)",
+      | (increas|grow)\w*[^.\n]{0,30}(memory|usage|consumption)
+      | (一直|不断|逐渐|持续|越来越)\p{Han}{0,3}(增加|增长|上升|上涨|暴涨|变大|变多|爆)",
     )
     .expect("growth pattern")
 });
@@ -751,6 +789,12 @@ static LAUNCHED_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("launch pattern")
 });
 
+const EVALUATION_HOOKS: &[&str] = &[
+    "compute_metrics",
+    "preprocess_logits_for_metrics",
+    "eval_accumulation_steps",
+];
+
 /// A phase named after "at", "during", "in" or "when": group 1 for evaluation, validation,
 /// testing or generation, group 2 for training.
 static PHASE_SAID: LazyLock<Regex> = LazyLock::new(|| {
@@ -847,6 +891,11 @@ fn count_run_mode_flags(lower: &str, evidence: &mut PhaseEvidence) {
 
 /// "at eval stage", "during validation": the phase said outright weighs like a script.
 fn count_phases_said(lower: &str, evidence: &mut PhaseEvidence) {
+    // The Trainer's hooks that run only while it evaluates: set, they keep every batch's
+    // logits until the evaluation ends.
+    if EVALUATION_HOOKS.iter().any(|hook| lower.contains(hook)) {
+        evidence.inference += SCRIPT_POINTS;
+    }
     for said in PHASE_SAID.captures_iter(lower) {
         if said.get(1).is_some() {
             evidence.inference += SCRIPT_POINTS;
@@ -1290,6 +1339,13 @@ const OUT_OF_MEMORY: &[&str] = &[
     "plus de mémoire",
     "显存不足",
     "内存不足",
+    "显存不够",
+    "内存不够",
+    "显存溢出",
+    "内存溢出",
+    "爆显存",
+    "显存爆",
+    "爆内存",
 ];
 const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
 const HOST_WORDS: &[&str] = &["ram", "cpu", "العشوائية", "रैम", "vive"];
@@ -1324,8 +1380,84 @@ const FRAGMENTATION_WORDS: &[&str] = &[
 
 /// Words that say memory ran out (`lower`: lowercased, glossed or not).
 pub fn mentions_running_out(lower: &str) -> bool {
-    OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p))
+    OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p)) || MEMORY_RUNS_OUT.is_match(lower)
 }
+
+/// Memory named and said to be used up, in any of the readers' languages and in the mixed
+/// script people type ("memory खत्म", "الرام خلصت", "la vram est pleine"): the noun and the
+/// verb come from separate lists, so every pairing counts, not only the pairings seen.
+static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
+    let nouns = [
+        "memory",
+        "vram",
+        "ram",
+        "मेमोरी",
+        "मेमरी",
+        "रैम",
+        "वीरैम",
+        "ذاكرة",
+        "ذاكره",
+        "ميموري",
+        "مموري",
+        "رام",
+        "الرام",
+        "mémoire",
+        "memoire",
+    ]
+    .join("|");
+    let used_up = [
+        "खत्म",
+        "ख़त्म",
+        "खतम",
+        "khatam",
+        "khatm",
+        "khtm",
+        "khatham",
+        "full",
+        "फुल",
+        "भर",
+        "bhar",
+        "कम",
+        "kam",
+        "خلصت",
+        "تخلص",
+        "بتخلص",
+        "خلصانة",
+        "خلصانه",
+        "فل",
+        "فلت",
+        "مليانة",
+        "مليانه",
+        "امتلأت",
+        "امتلت",
+        "اتملت",
+        "ممتلئة",
+        "بتطير",
+        "طارت",
+        "pleine",
+        "saturée",
+        "saturee",
+        "insuffisante",
+        "not enough",
+        "insufficient",
+    ]
+    .join("|");
+    let said_first = [
+        "خلصت",
+        "تخلص",
+        "نفدت",
+        "امتلأت",
+        "plus de",
+        "manque de",
+        "pas assez de",
+    ]
+    .join("|");
+    // Arabic glues the article or a preposition to the noun (بالذاكرة, الذاكره).
+    Regex::new(&format!(
+        r"\b(?:[وفبلك]?(?:ال)?)(?:{nouns})\s+(?:\S+\s+){{0,2}}?(?:{used_up})\b|\b(?:{said_first})\s+(?:\S+\s+)?(?:[وفبلك]?(?:ال)?)(?:{nouns})\b"
+    ))
+    .expect("running-out pattern")
+});
 
 /// A typed description of an out-of-memory error: the device or phase it names decides.
 /// `lower`: the text's head, lowercased.
@@ -1336,9 +1468,9 @@ fn situation_from_words(parsed: &Parsed, text: &str, lower: &str) -> (Situation,
         (Situation::MpsOom, false)
     } else if let Some(stack) = stack(lower) {
         (stack, false)
-    } else if any(HOST_WORDS) && !lower.contains("cuda") {
+    } else if any(HOST_WORDS) && !lower.contains("cuda") && !contains_word(lower, "gpu ram") {
         // "copying the inputs to CPU due to CUDA OOM": the CPU is where the memory was not
-        // short; words that name CUDA ran out on the card.
+        // short; words that name CUDA ran out on the card, and "GPU RAM" is the card's.
         (Situation::HostRam, false)
     } else if FRAGMENTATION_WORDS.iter().any(|w| lower.contains(w)) {
         (Situation::Fragmentation, false)
@@ -1360,20 +1492,33 @@ fn contains_word(haystack: &str, needle: &str) -> bool {
 }
 
 /// Whether `haystack[start..end]` is not glued to other letters; Arabic may carry one glued
-/// conjunction or preposition before it.
+/// conjunction or preposition before it. Chinese and Japanese write no spaces, so their
+/// characters never glue: "lora微调" names LoRA, and "显存不足" stands alone in a sentence.
 fn stands_alone(haystack: &str, start: usize, end: usize) -> bool {
-    let arabic = haystack[start..end].starts_with(|c: char| ('\u{0600}'..='\u{06FF}').contains(&c));
+    let needle = &haystack[start..end];
+    let arabic = needle.starts_with(|c: char| ('\u{0600}'..='\u{06FF}').contains(&c));
     let mut before = haystack[..start].chars().rev();
     let after = haystack[end..].chars().next();
-    let starts_word = match before.next() {
-        None => true,
-        Some(c) if !c.is_alphanumeric() => true,
-        Some('و' | 'ف' | 'ب' | 'ل' | 'ك') if arabic => {
-            !before.next().is_some_and(char::is_alphanumeric)
-        }
-        Some(_) => false,
-    };
-    starts_word && !after.is_some_and(char::is_alphanumeric)
+    let starts_word = needle.starts_with(is_unspaced_script)
+        || match before.next() {
+            None => true,
+            Some(c) if !glues(c) => true,
+            Some('و' | 'ف' | 'ب' | 'ل' | 'ك') if arabic => !before.next().is_some_and(glues),
+            Some(_) => false,
+        };
+    let ends_word = needle.ends_with(is_unspaced_script) || !after.is_some_and(glues);
+    starts_word && ends_word
+}
+
+/// A letter or digit that continues the word beside it.
+fn glues(c: char) -> bool {
+    c.is_alphanumeric() && !is_unspaced_script(c)
+}
+
+/// Han, kana and hangul: scripts whose words stand side by side without spaces (hangul
+/// does use spaces, but glues Latin names to its particles: "LoRA를").
+fn is_unspaced_script(c: char) -> bool {
+    matches!(c, '\u{2E80}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}' | '\u{F900}'..='\u{FAFF}')
 }
 
 fn mentions_memory(lower: &str) -> bool {
@@ -1624,6 +1769,11 @@ mod tests {
             read_situation(&parse(&pipeline), &pipeline),
             (Situation::Diffusion, false)
         );
+        // Jupyter prints the same bare name under its own traceback header.
+        let notebook = format!(
+            "{bare}\n---------------------------------------------------------------------------\nOutOfMemoryError                          Traceback (most recent call last)\nCell In[9], line 15\n---> 15 generated = model.generate(batch[\"input_ids\"].to(\"cuda\"), max_length=64)"
+        );
+        assert_ne!(situation_of(&notebook), Situation::Diffusion);
     }
 
     #[test]
@@ -1754,6 +1904,75 @@ mod tests {
         assert!(contains_word("الكرت 8 جيجا ومش مكفي", "مش مكفي"));
         assert!(!contains_word("الكرت 8 جيجا ومامش مكفي", "مش مكفي"));
         assert!(!contains_word("a broom", "oom"));
+    }
+
+    #[test]
+    fn chinese_characters_do_not_glue_to_the_latin_words_between_them() {
+        let oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB. GPU 0 has a total capacity of 31.73 GiB of which 24.69 MiB is free.";
+        let lora = format!("在使用LoRA微调大模型的时候出现了显存爆炸的问题\n{oom}");
+        assert_eq!(situation_of(&lora), Situation::LlmFinetune);
+        assert!(contains_word("一直报显存不足。", "显存不足"));
+        assert!(contains_word(
+            "报错out of memory,两个数据集",
+            "out of memory"
+        ));
+        // Latin letters still glue to Latin letters.
+        assert!(!contains_word("floral", "lora"));
+    }
+
+    #[test]
+    fn chinese_prose_says_memory_ran_out_grew_or_where() {
+        assert_eq!(
+            situation_of("训练时验证显存溢出，batch_size设置的很小也会出现"),
+            Situation::InferenceOom
+        );
+        assert_eq!(
+            situation_of("我发现每一轮训练内存占用在一直增加，最后程序崩溃"),
+            Situation::MemoryGrowth
+        );
+    }
+
+    #[test]
+    fn memory_said_used_up_in_mixed_script_is_running_out() {
+        let runs_out = |text: &str| mentions_running_out(&lowered_head(text));
+        assert!(runs_out("बड़ी photo बनाते ही memory खत्म"));
+        assert!(runs_out("الرام خلصت وهو بيحمل الموديل"));
+        assert!(runs_out("la VRAM est pleine des le debut"));
+        assert!(runs_out("GPU memory not enough in the evaluation steps"));
+        assert!(!runs_out("memory usage is fine, the loss is nan"));
+        assert_eq!(
+            situation_of("stable diffusion में बड़ी photo बनाते ही memory खत्म"),
+            Situation::Diffusion
+        );
+        // "GPU RAM" is the card's memory, not the host's.
+        assert_ne!(
+            situation_of("colab me model delete kiya phir bhi gpu ram full dikha rha"),
+            Situation::HostRam
+        );
+    }
+
+    #[test]
+    fn a_class_name_glued_from_a_stacks_name_names_the_stack() {
+        let oom = "CUDA out of memory. Tried to allocate 524.00 MiB. GPU 0 has a total capacity of 15.77 GiB of which 137.12 MiB is free.";
+        let worker = format!(
+            "(VllmWorkerProcess pid=90) INFO model_runner_base.py:120] Writing input of failed execution\n{oom}"
+        );
+        assert_eq!(situation_of(&worker), Situation::LlmServing);
+        let vae = format!("{oom}\nUnloaded AutoencoderKLHunyuanVideo as complete.");
+        assert_eq!(situation_of(&vae), Situation::Diffusion);
+        // An English word that ends like a marker names nothing.
+        assert_eq!(stack_of_class_name("attentionunet"), None);
+    }
+
+    #[test]
+    fn the_trainers_evaluation_hooks_place_the_error_in_evaluation() {
+        let oom = "RuntimeError: CUDA out of memory. Tried to allocate 1.53 GiB (GPU 0; 39.59 GiB total capacity; 35.21 GiB already allocated; 1.02 GiB free; 37.11 GiB reserved in total by PyTorch)";
+        let hooked = format!(
+            "trainer = Seq2SeqTrainer(model=model, args=args, compute_metrics=compute_metrics)\n{oom}"
+        );
+        assert_eq!(situation_of(&hooked), Situation::InferenceOom);
+        let plain = format!("trainer = Seq2SeqTrainer(model=model, args=args)\n{oom}");
+        assert_ne!(situation_of(&plain), Situation::InferenceOom);
     }
 
     #[test]

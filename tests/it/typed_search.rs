@@ -227,3 +227,25 @@ async fn a_bare_killed_is_host_ram_unless_a_worker_is_named() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn arabic_only_is_kept_as_a_word_so_weights_only_is_found() {
+    // «فقط» ("only") carries the meaning of weights_only; dropped as a stop word, the
+    // query read as loading weights in general.
+    assert_found_first(
+        "بعد التحديث ملفات الحفظ القديمه مبقتش تفتح وبيقول تحميل الاوزان فقط فشل",
+        "ar",
+        "torch-load-weights-only",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn memory_said_used_up_in_mixed_script_reads_as_out_of_memory() {
+    assert_found_first(
+        "stable diffusion में बड़ी photo बनाते ही memory खत्म, 4GB वाला card है",
+        "hi",
+        "diffusion-pipeline-oom",
+    )
+    .await;
+}
