@@ -375,8 +375,21 @@ fn stack_of_token(token: &str) -> Option<Situation> {
 
 /// A class name glued from a stack's name and other words (`VllmWorkerProcess`,
 /// `RayWorkerVllm`, `AutoencoderKLHunyuanVideo`), read lowercased: it starts or ends with
-/// one of the stack's markers that is a name rather than an English word.
+/// one of [`GLUABLE_MARKERS`].
 fn stack_of_class_name(word: &str) -> Option<Situation> {
+    if word.len() < 8 || !word.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    GLUABLE_MARKERS
+        .iter()
+        .filter(|(marker, _)| word.len() >= marker.len() + 4)
+        .find(|(marker, _)| word.starts_with(marker) || word.ends_with(marker))
+        .map(|(_, situation)| *situation)
+}
+
+/// The markers of [`STACKS`] that are names rather than English words, long enough not to
+/// begin or end unrelated words by chance, in the order of [`STACKS`].
+static GLUABLE_MARKERS: LazyLock<Vec<(&'static str, Situation)>> = LazyLock::new(|| {
     const ENGLISH_WORD_MARKERS: &[&str] = &[
         "comfy",
         "hires",
@@ -387,20 +400,16 @@ fn stack_of_class_name(word: &str) -> Option<Situation> {
         "inpainting",
         "unet",
     ];
-    if word.len() < 8 || !word.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return None;
-    }
-    STACK_OF_MARKER
+    STACKS
         .iter()
+        .flat_map(|(situation, markers)| markers.iter().map(move |m| (*m, *situation)))
         .filter(|(marker, _)| {
             marker.len() >= 4
-                && word.len() >= marker.len() + 4
                 && marker.bytes().all(|b| b.is_ascii_alphanumeric())
-                && !ENGLISH_WORD_MARKERS.contains(&marker.as_str())
+                && !ENGLISH_WORD_MARKERS.contains(marker)
         })
-        .find(|(marker, _)| word.starts_with(marker.as_str()) || word.ends_with(marker.as_str()))
-        .map(|(_, situation)| *situation)
-}
+        .collect()
+});
 
 /// Each marker of [`STACKS`] and its stack (the first that lists it), with `-` written `_`:
 /// a package is `text_generation_server` in paths and `text-generation-server` on the
