@@ -1409,7 +1409,6 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "ميموري",
         "مموري",
         "رام",
-        "الرام",
         "mémoire",
         "memoire",
     ]
