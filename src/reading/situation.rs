@@ -164,6 +164,9 @@ const STACKS: &[(Situation, &[&str])] = &[
             "lora_alpha",
             "train_bash",
             "finetune.py",
+            // The sequence cap of the instruction-tuning scripts' arguments (Alpaca and its
+            // descendants); servers call it max_model_len.
+            "model_max_length",
             // Reinforcement-learning fine-tuning of language models, whose rollouts run a
             // generation engine: the job is training even when vLLM's settings show.
             "verl",
@@ -270,6 +273,8 @@ const STACKS: &[(Situation, &[&str])] = &[
             "hunyuan_video",
             "ltxvideo",
             "ltx-video",
+            "opensora",
+            "open-sora",
             "flux",
             "pixart",
             "kandinsky",
@@ -282,6 +287,8 @@ const STACKS: &[(Situation, &[&str])] = &[
 /// Tools and scripts that train image-generation models (LoRA, DreamBooth, full fine-tunes).
 const DIFFUSION_TRAINERS: &[&str] = &[
     "kohya_ss",
+    // DreamBooth is a way of fine-tuning an image model: whatever runs it trains.
+    "dreambooth",
     "sd-scripts",
     "sd_scripts",
     "train_network.py",
@@ -316,14 +323,11 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("text-to-video", Situation::Diffusion),
     ("video diffusion", Situation::Diffusion),
     ("video generation", Situation::Diffusion),
-    ("generate a video", Situation::Diffusion),
-    ("generating video", Situation::Diffusion),
-    ("generating a video", Situation::Diffusion),
     ("torch compile", Situation::Compile),
     ("zero stage 3", Situation::Sharded),
     ("zero 3", Situation::Sharded),
-    // ms-swift's command line.
     ("instant id", Situation::Diffusion),
+    // ms-swift's command line.
     ("swift sft", Situation::LlmFinetune),
     ("swift rlhf", Situation::LlmFinetune),
     ("केवी कैश", Situation::LlmServing),
@@ -335,6 +339,12 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
 static IMAGE_SIZE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u:\b)(?:256|384|512|576|640|704|768|832|896|960|1024|1152|1280|1536|2048) ?[x×] ?(?:256|384|512|576|640|704|768|832|896|960|1024|1152|1280|1536|2048)(?-u:\b)")
         .expect("image size pattern")
+});
+
+/// Videos are made by diffusion models: "generate a video", "generating 768px videos".
+static GENERATES_VIDEO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)generat(?:e|es|ed|ing)\s+(?:an?\s+|the\s+)?(?:[\w.-]+\s+)?videos?(?-u:\b)")
+        .expect("video generation pattern")
 });
 
 /// Markers of [`STACKS`]' language-model fine-tuning that name an adapter method, not a model.
@@ -379,6 +389,19 @@ fn stack_of_token(token: &str) -> Option<Situation> {
 fn stack_of_class_name(word: &str) -> Option<Situation> {
     if word.len() < 8 || !word.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return None;
+    }
+    // A model's name with its size or memory class glued on (`HunyuanVideo24G`, `Flux1`).
+    let without_unit = word.trim_end_matches(['g', 'b', 'm', 'k']);
+    let name_alone = without_unit.trim_end_matches(|c: char| c.is_ascii_digit());
+    if name_alone.len() < without_unit.len()
+        && word.len() - without_unit.len() <= 2
+        && name_alone.len() >= 4
+        && let Some(situation) = GLUABLE_MARKERS
+            .iter()
+            .find(|(marker, _)| *marker == name_alone)
+            .map(|(_, situation)| *situation)
+    {
+        return Some(situation);
     }
     GLUABLE_MARKERS
         .iter()
@@ -496,6 +519,9 @@ fn stack_reading(lower: &str) -> Option<(Situation, bool)> {
             continue;
         };
         count(situation);
+    }
+    if GENERATES_VIDEO.is_match(lower) {
+        count(Situation::Diffusion);
     }
     let mut phrases_found = [false; STACK_PHRASES.len()];
     for found in STACK_PHRASE_FINDER.find_overlapping_iter(lower) {
@@ -646,8 +672,9 @@ static GROWTH: LazyLock<Regex> = LazyLock::new(|| {
       | (after|every|each)\s+(\d+k?|a\s+few|several|many|some)?\s*(training\s+)?(iterations|iters|epochs|steps)
       | (iteration|epoch|step)\w*\s[^.\n]{0,40}(increas|grow)
       | (memory|usage|consumption)[^.\n]{0,40}(increas|grow|ris(e|ing))
-      | (increas|grow)\w*[^.\n]{0,30}(memory|usage|consumption)
-      | (一直|不断|逐渐|持续|越来越)\p{Han}{0,3}(增加|增长|上升|上涨|暴涨|变大|变多|爆)",
+      | (increas|grow|ris(e|es|ing)\b)\w*[^.\n]{0,30}(memory|usage|consumption)
+      | (一直|不断|逐渐|持续|越来越)\p{Han}{0,3}(增加|增长|上升|涨|变大|变多|爆)
+      | (显存|内存)[^。，,.\n]{0,15}(不断|持续|一直)?(增加|增长|上升|上涨)",
     )
     .expect("growth pattern")
 });
@@ -813,6 +840,15 @@ static PHASE_SAID: LazyLock<Regex> = LazyLock::new(|| {
     .expect("phase pattern")
 });
 
+/// A run said to reach evaluation ("when training proceeds to the second validation", "once
+/// it gets to the eval step"): the error struck there, whatever phase the run was in before.
+static PHASE_REACHED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u:\b)(?:proceeds?|proceeding|gets?|got|goes|going|comes?|came|moves?|reach(?:es|ed|ing)?)\s+(?:to\s+)?(?:the\s+)?(?:first\s+|second\s+|third\s+|next\s+|final\s+|\d+(?:st|nd|rd|th)\s+)?(?:eval(?:uation)?|validation|val|testing|test)(?-u:\b)",
+    )
+    .expect("phase reached pattern")
+});
+
 /// `lower`: the text's head, lowercased ([`lowered_head`]).
 fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
     let mut evidence = PhaseEvidence::default();
@@ -905,6 +941,9 @@ fn count_phases_said(lower: &str, evidence: &mut PhaseEvidence) {
     if EVALUATION_HOOKS.iter().any(|hook| lower.contains(hook)) {
         evidence.inference += SCRIPT_POINTS;
     }
+    // Reaching evaluation outweighs the training it was reached from ("when training
+    // proceeds to validation" says both).
+    evidence.inference += 2 * SCRIPT_POINTS * PHASE_REACHED.find_iter(lower).count() as u32;
     for said in PHASE_SAID.captures_iter(lower) {
         if said.get(1).is_some() {
             evidence.inference += SCRIPT_POINTS;
@@ -1069,6 +1108,11 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         },
         ErrorKind::CudaOom => cuda_oom_situation(parsed, text, lower),
         _ if shows_nvidia_smi(text) => read(Situation::NotReleased),
+        // Memory an out-of-memory error left behind in a run that went on is what the
+        // recovery article is about; memory held after a run or its objects are gone is not.
+        _ if describes_memory_held(lower) && HELD_AFTER_OOM.is_match(lower) => {
+            read(Situation::Recovery)
+        }
         _ if describes_memory_held(lower) => read(Situation::NotReleased),
         _ if contains_word(lower, "killed") && lower.contains("checkpoint shards") => {
             read(Situation::HostRam)
@@ -1080,8 +1124,14 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         // Prose about memory without an error message ("my GPU runs out of memory after a
         // few iterations", "نفاد ذاكرة MPS على ماك") still names a situation, the stack it
         // comes from first.
+        // A GPU that runs out raises an error; a process killed as its memory grows was
+        // killed by the kernel, for host RAM.
         _ if describes_growth(lower) && mentions_memory(lower) => {
-            read(stack(lower).unwrap_or(Situation::MemoryGrowth))
+            if contains_word(lower, "killed") && !mentions_gpu_memory(lower) {
+                read(Situation::HostRam)
+            } else {
+                read(stack(lower).unwrap_or(Situation::MemoryGrowth))
+            }
         }
         _ if mentions_running_out(lower) => situation_from_words(parsed, text, lower),
         _ => read(Situation::Other),
@@ -1125,8 +1175,9 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
 
 /// A decoder language model named as such (the glossaries' English name for typed words in
 /// any language), by its Hugging Face module (`modeling_qwen2.py`, remote
-/// code's `modeling_chatglm.py`) or by a model id with its size (`Qwen2.5-7B`,
-/// `llama-2-13b`, `deepseek-coder-6.7b`, `vicuna13b`).
+/// code's `modeling_chatglm.py`), by a model id with its size (`Qwen2.5-7B`,
+/// `llama-2-13b`, `deepseek-coder-6.7b`, `vicuna13b`) or by a size in billions of
+/// parameters alone ("a 7B model").
 static LANGUAGE_MODEL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
@@ -1138,7 +1189,8 @@ static LANGUAGE_MODEL: LazyLock<Regex> = LazyLock::new(|| {
             |deepseek|yi|starcoder|codellama|bloomz?|opt|pythia|olmo|granite|glm|tinyllama
             |llava|zephyr|openbuddy|alpaca|phi)
             [\d.]*(?:[-_\ ](?:[\d.]+|chat|coder|instruct|base|math|vl|moe))*[-_\ ]?
-            \d{1,3}(?:\.\d)?b(?-u:\b)",
+            \d{1,3}(?:\.\d)?b(?-u:\b)
+      | (?-u:\b)\d{1,3}(?:\.\d)?b(?-u:\b)",
     )
     .expect("language model pattern")
 });
@@ -1229,10 +1281,41 @@ const MEMORY_HELD: &[&str] = &[
     "free nahi ho rahi",
     "रिलीज़ नहीं",
     "रिलीज नहीं",
+    // A finished run's processes that live on, holding their memory.
+    "zombie process",
+    "processus zombie",
+    "僵尸进程",
+];
+
+/// Memory said to be left in use once a program is done with it ("TabbyAPI does not fully
+/// unload them", "memory is left used on the GPUs").
+static HELD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:(?:not|n't|never)\s+(?:fully\s+|completely\s+|properly\s+)?(?:unload|free|releas)\w*|(?:is|are|stays?|remains?)\s+(?:still\s+)?left\s+(?:used|allocated|occupied|in\s+use))")
+        .expect("held pattern")
+});
+
+/// An out-of-memory error the program went on after ("after the OOM in the backward() call,
+/// the intermediate tensors are not freed").
+static HELD_AFTER_OOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:after|following)\s+(?:an?\s+|the\s+)?(?:cuda\s+)?(?:oom|out[- ]of[- ]memory)(?-u:\b)")
+        .expect("after oom pattern")
+});
+
+/// Chinese for "not released", said of 显存 (the GPU's memory; 内存 is the host's).
+const NOT_RELEASED_ZH: &[&str] = &[
+    "无法释放",
+    "没有释放",
+    "没释放",
+    "未释放",
+    "不释放",
+    "释放不了",
+    "不会释放",
 ];
 
 fn describes_memory_held(lower: &str) -> bool {
-    mentions_memory(lower) && MEMORY_HELD.iter().any(|phrase| lower.contains(phrase))
+    (mentions_memory(lower)
+        && (MEMORY_HELD.iter().any(|phrase| lower.contains(phrase)) || HELD_WORDS.is_match(lower)))
+        || (lower.contains("显存") && NOT_RELEASED_ZH.iter().any(|p| lower.contains(p)))
 }
 
 /// `nvidia-smi`'s table, or a row of it ("8525MiB / 11019MiB" is its memory column): someone
@@ -1527,6 +1610,13 @@ fn glues(c: char) -> bool {
 /// does use spaces, but glues Latin names to its particles: "LoRA를").
 fn is_unspaced_script(c: char) -> bool {
     matches!(c, '\u{2E80}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+/// Memory named as the GPU's, not the host's.
+fn mentions_gpu_memory(lower: &str) -> bool {
+    ["vram", "gpu memory", "cuda", "显存", "显卡"]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 fn mentions_memory(lower: &str) -> bool {
@@ -1988,6 +2078,72 @@ mod tests {
         let growth = |text: &str| describes_growth(&lowered_head(text));
         assert!(growth("my GPU keeps using more memory with each iteration"));
         assert!(growth("after 15K training steps, out of memory"));
+        assert!(growth("Continuous rising of GPU memory"));
+        assert!(growth("显存从最开始的30G一致上涨"));
         assert!(!growth("CUDA out of memory. Tried to allocate 2.00 GiB"));
+    }
+
+    #[test]
+    fn a_model_name_with_its_size_glued_on_names_its_stack() {
+        assert_eq!(
+            stack_of_class_name("hunyuanvideo24g"),
+            Some(Situation::Diffusion)
+        );
+        // Letters that are no size unit are a different word.
+        assert_eq!(stack_of_class_name("hunyuanvideoxyz"), None);
+    }
+
+    #[test]
+    fn generating_a_video_of_any_size_is_diffusion() {
+        let text = "my H800 got OOM when generate 768px video\nCUDA out of memory.";
+        assert_eq!(situation_of(text), Situation::Diffusion);
+        let plain = "my H800 got OOM when generating text\nCUDA out of memory.";
+        assert_ne!(situation_of(plain), Situation::Diffusion);
+    }
+
+    #[test]
+    fn dreambooth_training_is_training_not_generation() {
+        let text = "OOM Detected, reducing batch/grad size to 0/2.\nFile \"G:\\AI\\stable-diffusion-webui\\extensions\\sd_dreambooth_extension\\dreambooth\\memory.py\", line 126, in decorator\ntorch.cuda.OutOfMemoryError: CUDA out of memory.";
+        assert_eq!(situation_of(text), Situation::TrainingOom);
+    }
+
+    #[test]
+    fn reaching_validation_places_the_error_there() {
+        let text = "when training proceeds to the second validation (8000iters), it occurs: RuntimeError: CUDA out of memory.";
+        assert_eq!(situation_of(text), Situation::InferenceOom);
+        let during = "it occurs when training: RuntimeError: CUDA out of memory.";
+        assert_ne!(situation_of(during), Situation::InferenceOom);
+    }
+
+    #[test]
+    fn memory_an_oom_left_behind_is_the_recovery_case() {
+        let after = "After the OOM in the backward() call, the intermediate tensors are not freed, which will lead to OOM in the following steps. Current memory: 6413632512";
+        assert_eq!(situation_of(after), Situation::Recovery);
+        let held = "After the script ends the GPU memory is not freed until I restart";
+        assert_eq!(situation_of(held), Situation::NotReleased);
+        let unloaded = "When unloading models, the server does not fully unload them. Memory is left used on the GPUs.";
+        assert_eq!(situation_of(unloaded), Situation::NotReleased);
+    }
+
+    #[test]
+    fn chinese_not_released_is_the_gpus_memory_only() {
+        assert_eq!(
+            situation_of("训练进程意外中止时有僵尸进程，无法释放占用显存"),
+            Situation::NotReleased
+        );
+        // 内存 is the host's memory: growing until the process is killed is host RAM.
+        assert_eq!(
+            situation_of(
+                "num_workers 为20时候，内存一直慢慢涨上来，最后被killed了，还是内存没有释放呢？"
+            ),
+            Situation::HostRam
+        );
+    }
+
+    #[test]
+    fn a_size_in_billions_names_a_language_model() {
+        assert!(names_a_language_model("fine-tuning a 7b model on 24gb"));
+        assert!(names_a_language_model("qwen2.5-7b"));
+        assert!(!names_a_language_model("tried to allocate 24gb"));
     }
 }

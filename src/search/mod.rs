@@ -79,6 +79,7 @@ const SYNONYM_WEIGHT: f32 = 0.7;
 /// Added to the group whose article holds a fix the typed words name.
 const FIX_CONCEPT_WEIGHT: f32 = 6.0;
 const TYPO_WEIGHT: f32 = 0.5;
+const SPOKEN_WEIGHT: f32 = 0.7;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
@@ -475,7 +476,15 @@ impl Engine {
                     widened.push((*meant_lang, term.clone(), SYNONYM_WEIGHT));
                 }
                 for token in tokens.iter().filter(|t| written_in_script_of(t, lang)) {
-                    if let Some(known) = self.index.correction(analyzer, token) {
+                    if self.index.article_frequency(analyzer, token) > 0 {
+                        continue;
+                    }
+                    let spoken = analyzers::spoken_readings(analyzer, token)
+                        .into_iter()
+                        .find(|reading| self.index.article_frequency(analyzer, reading) > 0);
+                    if let Some(written) = spoken {
+                        widened.push((lang, written, SPOKEN_WEIGHT));
+                    } else if let Some(known) = self.index.correction(analyzer, token) {
                         widened.push((lang, known.to_owned(), TYPO_WEIGHT));
                     }
                 }

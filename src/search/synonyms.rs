@@ -19,11 +19,26 @@ pub struct Synonyms {
 struct Phrase {
     /// The phrase as the language's analyzer reads it.
     terms: Vec<String>,
+    /// For each term, whether other words may stand between it and the one before: the
+    /// glossary writes such a phrase with `…` at the gap ("cumuler … mise à jour").
+    gap_before: Vec<bool>,
     /// What it stands for: the glossary term's analyzed words, and the English name's
     /// (empty for the term itself).
     means: Vec<(Lang, String)>,
     /// The concept's English name, as written in the glossary.
     english: String,
+}
+
+/// A glossary phrase as its language's analyzer read it.
+struct ReadPhrase {
+    /// Its concept's position in the glossary.
+    concept: usize,
+    terms: Vec<String>,
+    gap_before: Vec<bool>,
+    /// It is the concept's own term, not one of the words people type for it.
+    own_term: bool,
+    /// The analyzer dropped some of its words.
+    shortened: bool,
 }
 
 /// The concepts a query names, read through the glossaries.
@@ -44,31 +59,39 @@ impl Synonyms {
                 continue;
             };
             let analyzer = prose_analyzer(lang);
-            // (concept, analyzed phrase, whether it is the concept's own term, whether the
-            // analyzer dropped some of its words)
-            let mut read: Vec<(usize, Vec<String>, bool, bool)> = Vec::new();
+            let mut read: Vec<ReadPhrase> = Vec::new();
             for (concept, entry) in glossary.terms.iter().enumerate() {
                 for (index, phrase) in std::iter::once(&entry.term).chain(&entry.also).enumerate() {
-                    let terms = analyzers::analyze(analyzer, phrase);
-                    let shortened = terms.len() < phrase.split_whitespace().count();
+                    let (terms, gap_before) = analyze_gapped(analyzer, phrase);
+                    let shortened =
+                        terms.len() < phrase.split_whitespace().filter(|w| *w != "…").count();
                     if !terms.is_empty() {
-                        read.push((concept, terms, index == 0, shortened));
+                        read.push(ReadPhrase {
+                            concept,
+                            terms,
+                            gap_before,
+                            own_term: index == 0,
+                            shortened,
+                        });
                     }
                 }
             }
             let by_first = phrases.entry(lang).or_default();
-            for (concept, terms, _, shortened) in &read {
+            for phrase in &read {
+                let (concept, terms) = (phrase.concept, &phrase.terms);
                 // "sans gradients" reads as "gradient" once "sans" is dropped as a stopword,
                 // and "checkpointing" as "checkpoint" once stemmed: a phrase that reads as
                 // another concept's own term, or cut down to another concept's words, would
                 // stand for both.
-                let taken = read.iter().any(|(other, other_terms, own_term, _)| {
-                    other != concept && other_terms == terms && (*own_term || *shortened)
+                let taken = read.iter().any(|other| {
+                    other.concept != concept
+                        && other.terms == *terms
+                        && (other.own_term || phrase.shortened)
                 });
                 if taken {
                     continue;
                 }
-                let entry = &glossary.terms[*concept];
+                let entry = &glossary.terms[concept];
                 let mut means: Vec<(Lang, String)> = analyzers::analyze(analyzer, &entry.term)
                     .into_iter()
                     .map(|term| (lang, term))
@@ -83,6 +106,7 @@ impl Synonyms {
                 }
                 by_first.entry(terms[0].clone()).or_default().push(Phrase {
                     terms: terms.clone(),
+                    gap_before: phrase.gap_before.clone(),
                     means,
                     english: entry.en.to_lowercase(),
                 });
@@ -98,32 +122,34 @@ impl Synonyms {
         let Some(by_first) = self.phrases.get(&lang) else {
             return found;
         };
-        // Only Arabic glues prepositions to words; other languages read the terms as they are.
-        let unglued: Vec<Option<String>> = if lang == Lang::Ar {
-            terms.iter().map(|term| without_proclitic(term)).collect()
+        // Only Arabic glues prepositions to words, and its spoken forms carry clitics the
+        // written words do not; other languages read the terms as they are.
+        let unglued: Vec<Vec<String>> = if lang == Lang::Ar {
+            terms
+                .iter()
+                .map(|term| {
+                    let mut forms: Vec<String> = without_proclitic(term).into_iter().collect();
+                    forms.extend(analyzers::spoken_readings(prose_analyzer(lang), term));
+                    forms
+                })
+                .collect()
         } else {
             Vec::new()
         };
-        let unglued_at = |position: usize| unglued.get(position).and_then(Option::as_ref);
+        let unglued_at = |position: usize| unglued.get(position).into_iter().flatten();
         let term_at = |position: usize, wanted: &String| {
-            terms.get(position) == Some(wanted) || unglued_at(position) == Some(wanted)
+            terms.get(position) == Some(wanted) || unglued_at(position).any(|u| u == wanted)
         };
         // Every phrase found, as (first term, past its last term, phrase).
         let mut matches: Vec<(usize, usize, &Phrase)> = Vec::new();
         for (start, term) in terms.iter().enumerate() {
-            let candidates = by_first
-                .get(term)
-                .into_iter()
-                .chain(unglued_at(start).and_then(|u| by_first.get(u)))
-                .flatten();
+            let mut candidates: Vec<&Phrase> = by_first.get(term).into_iter().flatten().collect();
+            for form in unglued_at(start) {
+                candidates.extend(by_first.get(form).into_iter().flatten());
+            }
             for phrase in candidates {
-                let whole = phrase
-                    .terms
-                    .iter()
-                    .enumerate()
-                    .all(|(offset, wanted)| term_at(start + offset, wanted));
-                if whole {
-                    matches.push((start, start + phrase.terms.len(), phrase));
+                if let Some(end) = phrase_end(phrase, start, &term_at) {
+                    matches.push((start, end, phrase));
                 }
             }
         }
@@ -157,6 +183,43 @@ impl Synonyms {
         }
         found
     }
+}
+
+/// Most words a gap in a glossary phrase may hold.
+const MAX_GAP: usize = 4;
+
+/// A glossary phrase analyzed, with `…` marking where other words may stand.
+fn analyze_gapped(analyzer: &'static str, phrase: &str) -> (Vec<String>, Vec<bool>) {
+    let mut terms = Vec::new();
+    let mut gap_before = Vec::new();
+    for (part_index, part) in phrase.split('…').enumerate() {
+        for (k, term) in analyzers::analyze(analyzer, part).into_iter().enumerate() {
+            gap_before.push(part_index > 0 && k == 0);
+            terms.push(term);
+        }
+    }
+    (terms, gap_before)
+}
+
+/// Past the last term of `phrase` read from `start`, if the whole phrase is there: each term
+/// right after the one before, or within [`MAX_GAP`] words of it where the phrase has a gap.
+fn phrase_end(
+    phrase: &Phrase,
+    start: usize,
+    term_at: &impl Fn(usize, &String) -> bool,
+) -> Option<usize> {
+    let mut at = start;
+    for (k, wanted) in phrase.terms.iter().enumerate() {
+        if k == 0 {
+            if !term_at(at, wanted) {
+                return None;
+            }
+            continue;
+        }
+        let reach = if phrase.gap_before[k] { MAX_GAP + 1 } else { 1 };
+        at = (at + 1..=at + reach).find(|&position| term_at(position, wanted))?;
+    }
+    Some(at + 1)
 }
 
 /// An Arabic word without the one-letter preposition or conjunction written glued to it
@@ -312,5 +375,42 @@ mod tests {
         let apart = analyzed(Lang::Hi, "memory abhi khatam nahi");
         assert_eq!(synonyms.find(Lang::Hi, &apart), Found::default());
         assert_eq!(synonyms.find(Lang::Fr, &together), Found::default());
+    }
+
+    #[test]
+    fn a_phrase_with_a_gap_counts_when_its_parts_stand_close_in_order() {
+        let synonyms = Synonyms::new(&library(
+            Lang::Fr,
+            "gradient accumulation",
+            "accumulation de gradients",
+            &["cumuler … mise à jour"],
+        ));
+        let near = analyzed(Lang::Fr, "cumuler les petits lots avant la mise a jour");
+        assert_eq!(
+            synonyms.find(Lang::Fr, &near).english,
+            ["gradient accumulation"]
+        );
+        let reversed = analyzed(Lang::Fr, "la mise a jour puis cumuler");
+        assert_eq!(synonyms.find(Lang::Fr, &reversed), Found::default());
+        let far = analyzed(
+            Lang::Fr,
+            "cumuler les pertes de chaque exemple du jeu de validation complet puis faire la mise a jour",
+        );
+        assert_eq!(synonyms.find(Lang::Fr, &far), Found::default());
+    }
+
+    #[test]
+    fn a_spoken_arabic_verb_meets_the_glossarys_written_form() {
+        let synonyms = Synonyms::new(&library(
+            Lang::Ar,
+            "gpu not detected",
+            "المعالج الرسومي غير مكتشف",
+            &["ما يشوف الكرت"],
+        ));
+        let spoken = analyzed(Lang::Ar, "البرنامج مش بيشوف الكرت خالص");
+        assert_eq!(
+            synonyms.find(Lang::Ar, &spoken).english,
+            ["gpu not detected"]
+        );
     }
 }

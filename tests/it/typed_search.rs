@@ -249,3 +249,31 @@ async fn memory_said_used_up_in_mixed_script_reads_as_out_of_memory() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn a_spoken_arabic_verb_reads_as_its_written_form() {
+    // «بيتملي» is «يتملي» (fills up) with the spoken present-tense ب: read as the card
+    // filling up, the query is about predicting, not training.
+    assert_found_first(
+        "الموديل بيتدرب عادي بس لما اجي اتوقع على صور كتير مرة واحده الكارت بيتملي ويقف",
+        "ar",
+        "cuda-oom-inference",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn accumulating_before_the_update_names_gradient_accumulation_with_words_between() {
+    assert_found_first(
+        "comment entrainer par petits paquets et cumuler avant la mise a jour pour que ca rentre sans changer le resultat",
+        "fr",
+        "cuda-oom-training",
+    )
+    .await;
+    assert_found_first(
+        "التدريب بيقع من الفيديو رام حتى لما صغرت ال batch لحد ٢، فى طريقه اجمع كذا خطوه قبل ما احدث الاوزان؟",
+        "ar",
+        "cuda-oom-training",
+    )
+    .await;
+}

@@ -96,6 +96,48 @@ pub fn stem(word: &mut String) {
     }
 }
 
+/// Clitics of spoken Arabic that the light stemmer leaves on, since cutting them from every
+/// word would cut root letters from many more: the present-tense ب (بيقول، بتزيد) and the
+/// Maghrebi ك (كيطيح), «عال» and «هال» contracted from «على ال» and «هذا ال», the preposition
+/// ل glued to a noun (لموديل), the verb's person prefixes, and at the end the negation ش
+/// (نقدرش) and the plural وا.
+const SPOKEN_PREFIXES: [&str; 12] = [
+    "ب", "ك", "ح", "ل", "ع", "ف", "ا", "ي", "ت", "ن", "عال", "هال",
+];
+const SPOKEN_SUFFIXES: [&str; 4] = ["ش", "وا", "و", "اه"];
+
+/// What an analyzed word the articles do not hold may be once a spoken clitic is cut, fewest
+/// letters cut first: «بيطلعوا» → «يطلعوا», «يطلع», …; each reading stemmed again and at
+/// least three letters long.
+pub fn spoken_readings(word: &str) -> Vec<String> {
+    let mut readings: Vec<(usize, String)> = Vec::new();
+    for prefix in std::iter::once("").chain(SPOKEN_PREFIXES) {
+        let Some(rest) = word.strip_prefix(prefix) else {
+            continue;
+        };
+        for suffix in std::iter::once("").chain(SPOKEN_SUFFIXES) {
+            let Some(core) = rest.strip_suffix(suffix) else {
+                continue;
+            };
+            if (prefix.is_empty() && suffix.is_empty()) || char_len(core) < 3 {
+                continue;
+            }
+            let mut reading = core.to_owned();
+            stem(&mut reading);
+            if char_len(&reading) >= 3 && reading != word {
+                readings.push((char_len(prefix) + char_len(suffix), reading));
+            }
+        }
+    }
+    readings.sort_by_key(|(cut, _)| *cut);
+    let mut seen = FxHashSet::default();
+    readings
+        .into_iter()
+        .map(|(_, reading)| reading)
+        .filter(|reading| seen.insert(reading.clone()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{ARABIC, analyze};
@@ -171,5 +213,18 @@ mod tests {
             analyze(ARABIC, "نفاد ذاكرة MPS على ماك"),
             ["نفاد", "ذاكر", "mps", "ماك"]
         );
+    }
+
+    #[test]
+    fn spoken_clitics_give_the_written_word_fewest_cut_first() {
+        let readings = |word: &str| super::spoken_readings(&one(word));
+        // Present-tense ب and the plural وا around «يحمل».
+        assert!(readings("بيحملوا").contains(&"يحمل".to_owned()));
+        // One prefix at most: «بيقبل» is «يقبل» (accepts), never «قبل» (before).
+        assert_eq!(readings("بيقبل"), ["يقبل"]);
+        // «عالكرت» is «على الكرت»: the article goes with the stemmer's rules.
+        assert_eq!(readings("عالكرت").first().map(String::as_str), Some("كرت"));
+        // Every reading keeps three letters.
+        assert!(readings("بيه").is_empty());
     }
 }

@@ -93,6 +93,15 @@ pub fn prose_analyzer_for_lang(lang: &str) -> &'static str {
     }
 }
 
+/// What an analyzed word no article holds may be in the written language, once the clitics of
+/// its spoken forms are cut, likeliest first (Arabic only, see [`arabic::spoken_readings`]).
+pub fn spoken_readings(name: &str, word: &str) -> Vec<String> {
+    match name {
+        ARABIC => arabic::spoken_readings(word),
+        _ => Vec::new(),
+    }
+}
+
 /// Token texts of `text` under analyzer `name`, at most [`MAX_ANALYZE_TOKENS`]; empty for an
 /// unknown name.
 pub fn analyze(name: &str, text: &str) -> Vec<String> {
