@@ -30,7 +30,8 @@ pub struct Term {
     pub en: String,
     /// The one word or phrase used in prose.
     pub term: String,
-    /// What people type for it: fine when quoting them, and search synonyms.
+    /// What people type for it: fine when quoting them, and search synonyms. A phrase may
+    /// hold `…` where other words may stand between its parts.
     #[serde(default)]
     pub also: Vec<String>,
     /// Wrong or inconsistent forms: `ilaj check` reports them in prose.
