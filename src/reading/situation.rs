@@ -752,6 +752,9 @@ const TRAINING_WORDS: &[&str] = &[
     "trainer",
     "finetune",
     "finetuning",
+    // "fine tune", "fine-tuning": the words apart.
+    "tune",
+    "tuning",
     "backward",
     "pretrain",
     "entraînement",
@@ -954,13 +957,29 @@ fn count_phases_said(lower: &str, evidence: &mut PhaseEvidence) {
 }
 
 /// Phase words in `lower`, one point each; a word said after a negation ("without
-/// training", «بلا تدريب», "bina training") names the phase the text is not in.
+/// training", «بلا تدريب», "bina training") names the phase the text is not in, and so
+/// does one the text has left behind: "after training", «بعد التدريب», "ट्रेनिंग के बाद".
 fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
-    let mut negated = false;
-    let mut count = |word: &str| {
-        let after_negation = std::mem::replace(&mut negated, is_negation(word));
-        if after_negation {
-            return;
+    let words: Vec<&str> = if lower.is_ascii() {
+        // What `WORD` finds in ASCII text (most pastes): runs of letters and digits.
+        lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect()
+    } else {
+        WORD.find_iter(lower)
+            .map(|m| without_arabic_article(m.as_str()))
+            .collect()
+    };
+    for (at, word) in words.iter().enumerate() {
+        let before = at.checked_sub(1).map(|i| words[i]);
+        let left_behind = before.is_some_and(|b| is_negation(b) || PHASE_LEFT.contains(&b))
+            || matches!(
+                (words.get(at + 1), words.get(at + 2)),
+                (Some(&("के" | "ke")), Some(&("बाद" | "baad" | "bad")))
+            );
+        if left_behind {
+            continue;
         }
         // Whisper and the tools named after it (whisperx, whisperjav) transcribe.
         if PHASE_WORDS.0.contains(word) || word.starts_with("whisper") {
@@ -968,17 +987,8 @@ fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
         } else if PHASE_WORDS.1.contains(word) {
             evidence.training += 1;
         }
-    };
-    if lower.is_ascii() {
-        // What `WORD` finds in ASCII text (most pastes): runs of letters and digits.
-        lower
-            .as_bytes()
-            .split(|b| !b.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .for_each(|w| count(std::str::from_utf8(w).unwrap_or_default()));
-    } else {
-        WORD.find_iter(lower)
-            .for_each(|m| count(without_arabic_article(m.as_str())));
+    }
+    if !lower.is_ascii() {
         // Chinese writes no spaces between words: its words are looked for inside the text.
         evidence.inference += INFERENCE_SUBSTRINGS
             .iter()
@@ -990,6 +1000,9 @@ fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
             .count() as u32;
     }
 }
+
+/// Words that, set before a phase word, say the text has moved past that phase.
+const PHASE_LEFT: &[&str] = &["after", "après", "apres", "بعد", "baad", "बाद"];
 
 /// Words that set what failed against what went well: "training runs fine, but at
 /// evaluation memory fills up". In Hindi पर and "par" are also "on": a split at one that
@@ -1080,6 +1093,69 @@ fn describes_growth(lower: &str) -> bool {
     GROWTH.is_match(lower)
 }
 
+/// A size typed in words: "3 Go", "500 MiB", "5 जीबी", «3 جيجا». Bare "M" and "G" are left
+/// out: "a 300M model" counts parameters.
+static TYPED_SIZE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(\d+(?:[.,]\d+)?)\s*(?:(gib|gb|go|gigas?)|(mib|mb|mo|megas?))(?-u:\b)|(\d+(?:[.,]\d+)?)\s*(?:(जीबी|गीगा\p{Devanagari}*|جيجا\p{Arabic}*|جيقا\p{Arabic}*|غيغا\p{Arabic}*)|(एमबी|मेगा\p{Devanagari}*|ميجا\p{Arabic}*|ميقا\p{Arabic}*|ميغا\p{Arabic}*))",
+    )
+    .expect("typed size pattern")
+});
+
+/// Words that say memory is free: the size beside one is what the card still has.
+static FREE_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u:\b)(?:free|libres?|dispo(?:nibles?)?|khali|available)(?-u:\b)|खाली|फ्री|बचा|فاضي\p{Arabic}*|متاح\p{Arabic}*|متوفر\p{Arabic}*|فارغ\p{Arabic}*",
+    )
+    .expect("free word pattern")
+});
+
+/// A short text with no traceback: what people write in a search box (with the glossary's
+/// names of its concepts added under it, see `Reading::glossed`).
+fn is_typed_sentence(parsed: &Parsed, lower: &str) -> bool {
+    const TYPED_BYTES: usize = 600;
+    parsed.frames.is_empty() && lower.len() <= TYPED_BYTES
+}
+
+/// Typed words that say more memory is free than was asked for ("3 Go de libre et il
+/// arrive pas a allouer 500 Mo"): the free memory is there but not in one piece, which is
+/// fragmentation whatever words describe it. The free size is the one nearest a word for free.
+fn free_exceeds_request(lower: &str) -> bool {
+    let sizes: Vec<(usize, f64)> = TYPED_SIZE
+        .captures_iter(lower)
+        .filter_map(|size| {
+            let whole = size.get(0)?;
+            let number = size.get(1).or(size.get(4))?.as_str().replace(',', ".");
+            let gigabytes = size.get(2).is_some() || size.get(5).is_some();
+            let megabytes: f64 = number.parse::<f64>().ok()? * if gigabytes { 1024.0 } else { 1.0 };
+            Some((whole.start(), megabytes))
+        })
+        .collect();
+    if sizes.len() < 2 {
+        return false;
+    }
+    // A log puts one figure a line ("Device limit: 14.75 GiB" over "Free: 27 MiB"): only a
+    // size on the free word's own line is the free one.
+    let line_of = |at: usize| lower[..at].matches('\n').count();
+    let free_at: Vec<usize> = FREE_WORD.find_iter(lower).map(|m| m.start()).collect();
+    let distance_to_free = |at: usize| {
+        free_at
+            .iter()
+            .filter(|&&f| line_of(f) == line_of(at))
+            .map(|f| f.abs_diff(at))
+            .min()
+    };
+    let Some(free) = sizes
+        .iter()
+        .filter_map(|&(at, size)| Some((distance_to_free(at)?, size)))
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, size)| size)
+    else {
+        return false;
+    };
+    sizes.iter().any(|&(_, size)| size < free)
+}
+
 /// Characters of a text its words are read from.
 const WORDS_READ_CHARS: usize = 64 * 1024;
 
@@ -1132,6 +1208,10 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
             } else {
                 read(stack(lower).unwrap_or(Situation::MemoryGrowth))
             }
+        }
+        // Sizes typed in a sentence; a log's lines of sizes (totals, limits) compare other things.
+        _ if is_typed_sentence(parsed, lower) && free_exceeds_request(lower) => {
+            read(Situation::Fragmentation)
         }
         _ if mentions_running_out(lower) => situation_from_words(parsed, text, lower),
         _ => read(Situation::Other),
@@ -1531,6 +1611,9 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "insuffisante",
         "not enough",
         "insufficient",
+        // "Not enough" with its negation, as the dialects say it: ما تكفي, مش كافيه, ما كافياش.
+        r"(?:ما|مش|مو|مب|موب)\s*(?:كافي|تكفي|يكفي|مكفي)\p{Arabic}*",
+        r"(?:kaafi|kafi|काफी|काफ़ी)\s+(?:nahi|nhi|नहीं)",
     ]
     .join("|");
     let said_first = [
@@ -2145,5 +2228,48 @@ mod tests {
         assert!(names_a_language_model("fine-tuning a 7b model on 24gb"));
         assert!(names_a_language_model("qwen2.5-7b"));
         assert!(!names_a_language_model("tried to allocate 24gb"));
+    }
+
+    #[test]
+    fn typed_sizes_with_more_free_than_asked_read_as_fragmentation() {
+        for typed in [
+            "il reste 3 Go de libre mais il arrive pas a allouer 500 Mo",
+            "card pe 6 gb khali h phir bhi 2 gb nahi mil rahe",
+            "الكرت فيه 4 جيجا فاضيه ومش راضي ياخد 700 ميجا",
+        ] {
+            assert!(free_exceeds_request(&typed.to_lowercase()), "{typed}");
+            assert_eq!(situation_of(typed), Situation::Fragmentation, "{typed}");
+        }
+        // Less free than asked is plainly too little memory; "300M" counts parameters.
+        assert!(!free_exceeds_request("only 2 gb free and it wants 6 gb"));
+        assert!(!free_exceeds_request("a 300m model with 2 gb free"));
+        // A log's figures stand one a line: the line under a limit is not its free memory.
+        assert!(!free_exceeds_request(
+            "device limit : 14.75 gib\nfree (according to cuda): 27.06 mib\nrequested : 640.00 mib"
+        ));
+    }
+
+    #[test]
+    fn a_phase_the_text_has_left_behind_is_not_where_it_failed() {
+        let mut evidence = PhaseEvidence::default();
+        count_phase_words(
+            "after training, predicting on the test set runs out",
+            &mut evidence,
+        );
+        assert_eq!(evidence.training, 0);
+        let mut evidence = PhaseEvidence::default();
+        count_phase_words("ट्रेनिंग के बाद test पर memory खत्म", &mut evidence);
+        assert_eq!(evidence.training, 0);
+        let mut evidence = PhaseEvidence::default();
+        count_phase_words("fine tune runs out of memory", &mut evidence);
+        assert!(evidence.training > 0);
+    }
+
+    #[test]
+    fn not_enough_memory_is_read_with_its_dialect_negation() {
+        assert!(mentions_running_out("الذاكره ما كافياش"));
+        assert!(mentions_running_out("والذاكرة ما تكفي"));
+        assert!(mentions_running_out("memory kaafi nahi hai"));
+        assert!(!mentions_running_out("الذاكرة كافية"));
     }
 }

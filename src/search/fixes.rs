@@ -70,6 +70,34 @@ const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[
         &["out of memory"],
         "bitsandbytes-setup",
     ),
+    // A label the card trips over: an index out of range, reported by a device-side assert.
+    (
+        "labels",
+        "gpu",
+        &["cpu", "shape", "dtype", "tensors on different devices"],
+        "device-side-assert",
+    ),
+    // Loading old weights that the newer default refuses: the weights_only change, not the
+    // keys of the state_dict.
+    (
+        "state_dict",
+        "weights_only loading",
+        &[],
+        "torch-load-weights-only",
+    ),
+    // Half precision whose numbers overflow: NaN and inf come from the float16 range, not a
+    // lack of memory, however "overflow" is said.
+    ("mixed precision", "nan", &[], "mixed-precision-dtype"),
+    // Waiting that runs out while several GPUs train: a collective that one rank never joined.
+    ("timeout", "distributed training", &[], "nccl-timeout"),
+    // A recurrent network over long sequences keeps every step's activations for the backward
+    // pass: truncated backpropagation through time is the activation article's fix.
+    (
+        "recurrent network (rnn)",
+        "sequence length",
+        &["distributed training", "shape", "memory leak"],
+        "activation-memory",
+    ),
     // A recurrent network that misbehaves only across GPUs: the replicas split its batch,
     // lengths and hidden state.
     (
@@ -91,21 +119,27 @@ pub fn groups_fixing<'a>(english_names: impl IntoIterator<Item = &'a String>) ->
             }
         }
     }
-    let named = |wanted: &str| names.iter().any(|name| name.as_str() == wanted);
+    // A whole name, or the words a name begins with: the glossaries word some names a little
+    // differently ("sequence length / context length").
+    let is_named = |name: &str, wanted: &str| {
+        name == wanted
+            || name
+                .strip_prefix(wanted)
+                .is_some_and(|rest| rest.starts_with(' '))
+    };
+    let named = |wanted: &str| names.iter().any(|name| is_named(name, wanted));
     for (first, second, unless, group) in FIX_PAIRS {
-        let excluded = names.iter().any(|name| {
-            unless
-                .iter()
-                .any(|part| *name == part || name.starts_with(&format!("{part} ")))
-        });
-        if named(first) && named(second) && !excluded && !groups.contains(group) {
+        let excluded = names
+            .iter()
+            .any(|name| unless.iter().any(|part| is_named(name, part)));
+        if named(first) && named(second) && !excluded {
             // The pair is the more precise reading: what either concept names alone gives way.
             let alone: Vec<&str> = FIX_CONCEPTS
                 .iter()
                 .filter(|(part, _)| first.contains(part) || second.contains(part))
                 .map(|(_, group)| *group)
                 .collect();
-            groups.retain(|g| !alone.contains(g));
+            groups.retain(|g| !alone.contains(g) && g != group);
             groups.push(*group);
         }
     }
@@ -190,5 +224,43 @@ mod tests {
         // what the CPU-RAM article is about, however the sentence says it ran out.
         assert_eq!(groups_fixing(&["host RAM".to_lowercase()]), ["cpu-ram-oom"]);
         assert!(groups_fixing(&["gpu".to_owned()]).is_empty());
+    }
+
+    #[test]
+    fn two_concepts_together_name_the_article_neither_names_alone() {
+        let rnn_over_long_sequences = [
+            "recurrent network (rnn)",
+            "sequence length / context length",
+        ];
+        assert_eq!(
+            groups_fixing(&names(&rnn_over_long_sequences)),
+            ["activation-memory"]
+        );
+        assert_eq!(
+            groups_fixing(&names(&["labels / targets", "gpu"])),
+            ["device-side-assert"]
+        );
+        assert_eq!(
+            groups_fixing(&names(&["timeout", "distributed training"])),
+            ["nccl-timeout"]
+        );
+        assert_eq!(
+            groups_fixing(&names(&["mixed precision", "nan"])),
+            ["mixed-precision-dtype"]
+        );
+        // A pair wins over what its concepts name alone, even when one of them names its group.
+        assert_eq!(
+            groups_fixing(&names(&["state_dict", "weights_only loading"])),
+            ["torch-load-weights-only"]
+        );
+        // Spread over GPUs, the recurrent network is the data-parallel split instead.
+        assert!(
+            !groups_fixing(&names(&[
+                "recurrent network (rnn)",
+                "sequence length",
+                "distributed training"
+            ]))
+            .contains(&"activation-memory")
+        );
     }
 }

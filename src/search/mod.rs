@@ -267,6 +267,7 @@ impl Engine {
                 .collect();
             english_names(&concepts)
         });
+        tracing::debug!(?names, ?fix_groups, situation = ?reading.situation, "typed concepts");
         let terms = self.query_terms(&reading, tokens, &concepts);
         let (answer, results) = self.rank(&reading, terms, &fix_groups, lang, limit);
         SearchOutcome {

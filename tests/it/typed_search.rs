@@ -277,3 +277,29 @@ async fn accumulating_before_the_update_names_gradient_accumulation_with_words_b
     )
     .await;
 }
+
+#[tokio::test]
+async fn more_memory_free_than_was_asked_for_names_fragmentation_in_any_language() {
+    assert_found_first(
+        "الكرت فيه 4 جيجا فاضيه ومش راضي ياخد 700 ميجا، ليه؟",
+        "ar",
+        "cuda-oom-fragmentation",
+    )
+    .await;
+    assert_found_first(
+        "nvidia pe 5GB free dikh raha hai par 1 GB allocate nahi hota",
+        "hi",
+        "cuda-oom-fragmentation",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn waiting_that_runs_out_across_several_gpus_names_the_collective_timeout() {
+    assert_found_first(
+        "لما ادرب على اكثر من كرت يوقف شوي وبعدين يقول انتهى الوقت",
+        "ar",
+        "nccl-timeout",
+    )
+    .await;
+}
