@@ -1097,7 +1097,10 @@ fn describes_growth(lower: &str) -> bool {
 /// out: "a 300M model" counts parameters.
 static TYPED_SIZE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(\d+(?:[.,]\d+)?)\s*(?:(gib|gb|go|gigas?)|(mib|mb|mo|megas?))(?-u:\b)|(\d+(?:[.,]\d+)?)\s*(?:(जीबी|गीगा\p{Devanagari}*|جيجا\p{Arabic}*|جيقا\p{Arabic}*|غيغا\p{Arabic}*)|(एमबी|मेगा\p{Devanagari}*|ميجا\p{Arabic}*|ميقا\p{Arabic}*|ميغا\p{Arabic}*))",
+        r"(?x)(\d+(?:[.,]\d+)?)\s*(?:
+            (gib|gb|go|gigas?)(?-u:\b) | (?:mib|mb|mo|megas?)(?-u:\b)
+          | (जीबी|गीगा\p{Devanagari}*|جيجا\p{Arabic}*|جيقا\p{Arabic}*|غيغا\p{Arabic}*)
+          | एमबी|मेगा\p{Devanagari}*|ميجا\p{Arabic}*|ميقا\p{Arabic}*|ميغا\p{Arabic}*)",
     )
     .expect("typed size pattern")
 });
@@ -1125,8 +1128,8 @@ fn free_exceeds_request(lower: &str) -> bool {
         .captures_iter(lower)
         .filter_map(|size| {
             let whole = size.get(0)?;
-            let number = size.get(1).or(size.get(4))?.as_str().replace(',', ".");
-            let gigabytes = size.get(2).is_some() || size.get(5).is_some();
+            let number = size.get(1)?.as_str().replace(',', ".");
+            let gigabytes = size.get(2).is_some() || size.get(3).is_some();
             let megabytes: f64 = number.parse::<f64>().ok()? * if gigabytes { 1024.0 } else { 1.0 };
             Some((whole.start(), megabytes))
         })
