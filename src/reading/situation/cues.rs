@@ -1,0 +1,406 @@
+//! What the words of a paste say about memory: growth over steps, memory held after a run,
+//! running out, a handler that catches the error, a language model named.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::words::contains_word;
+
+static GROWTH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        \b(increas\w*|grow\w*|leak\w*|more\s+and\s+more|keeps?\s+(using|getting|rising)|steady)
+        [^.\n]{0,60}
+        \b(iterations?|iters?|epochs?|steps?|batch(es)?|over\s+time)\b
+      | (after|every|each)\s+(\d+k?|a\s+few|several|many|some)?\s*(training\s+)?(iterations|iters|epochs|steps)
+      | (iteration|epoch|step)\w*\s[^.\n]{0,40}(increas|grow)
+      | (memory|usage|consumption)[^.\n]{0,40}(increas|grow|ris(e|ing))
+      | (increas|grow|ris(e|es|ing)\b)\w*[^.\n]{0,30}(memory|usage|consumption)
+      | (一直|不断|逐渐|持续|越来越)\p{Han}{0,3}(增加|增长|上升|涨|变大|变多|爆)
+      | (显存|内存)[^。，,.\n]{0,15}(不断|持续|一直)?(增加|增长|上升|上涨)",
+    )
+    .expect("growth pattern")
+});
+
+/// Whether the (lowercased) text describes memory rising over iterations or epochs.
+pub(super) fn describes_growth(lower: &str) -> bool {
+    GROWTH.is_match(lower)
+}
+
+/// A decoder language model named as such (the glossaries' English name for typed words in
+/// any language), by its Hugging Face module (`modeling_qwen2.py`, remote
+/// code's `modeling_chatglm.py`), by a model id with its size (`Qwen2.5-7B`,
+/// `llama-2-13b`, `deepseek-coder-6.7b`, `vicuna13b`) or by a size in billions of
+/// parameters alone ("a 7B model").
+static LANGUAGE_MODEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        large\ language\ model
+      | modeling_(?:llama|qwen|mistral|mixtral|gemma|falcon|gpt_neox|gptj|gpt_bigcode|granite
+            |phi|bloom|opt|mpt|olmo|starcoder|cohere|stablelm|deepseek|internlm|baichuan
+            |chatglm|glm|llava|mllama|codegen|gpt2)\w*\.py
+      | (?-u:\b)(?:llama|qwen|mistral|mixtral|gemma|vicuna|baichuan|chatglm|internlm|falcon
+            |deepseek|yi|starcoder|codellama|bloomz?|opt|pythia|olmo|granite|glm|tinyllama
+            |llava|zephyr|openbuddy|alpaca|phi)
+            [\d.]*(?:[-_\ ](?:[\d.]+|chat|coder|instruct|base|math|vl|moe))*[-_\ ]?
+            \d{1,3}(?:\.\d)?b(?-u:\b)
+      | (?-u:\b)\d{1,3}(?:\.\d)?b(?-u:\b)",
+    )
+    .expect("language model pattern")
+});
+
+/// `lower`: the text's head, lowercased.
+pub(super) fn names_a_language_model(lower: &str) -> bool {
+    LANGUAGE_MODEL.is_match(lower)
+}
+
+/// An `except` clause for the errors an out-of-memory raises, in the code pasted with it: the
+/// program catches the error and goes on, which is what the recovery article is about.
+pub(super) static CATCHES_OOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^\s*except\s*\(?\s*(torch\.(cuda\.)?)?(OutOfMemoryError|RuntimeError)\b")
+        .expect("except pattern")
+});
+
+/// A training loop's own log that it caught an out-of-memory error and skipped the batch
+/// (fairseq's "ran out of memory … Skipping batch"): the recovery article's pattern.
+pub(super) static SKIPS_BATCH_AFTER_OOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?is)(?:out of memory|\boom\b).{0,300}?skipping (?:this |the )?batch")
+        .expect("skip pattern")
+});
+
+/// Python's line between an exception and one raised while handling it: after an
+/// out-of-memory error, the program's own handler failed.
+pub(super) const HANDLER_FAILED: &str =
+    "During handling of the above exception, another exception occurred";
+
+/// How launchers report a worker the kernel killed with SIGKILL — on a training machine, the
+/// out-of-memory killer reclaiming host RAM.
+const SIGKILL_REPORTS: &[&str] = &[
+    "exitcode: -9",
+    "exit code -9",
+    "exit code: -9",
+    "returncode=-9",
+    "return code -9",
+    "return code = -9",
+    "signals.sigkill: 9",
+    "signal 9 (sigkill)",
+];
+
+pub(super) fn killed_by_the_kernel(lower: &str) -> bool {
+    SIGKILL_REPORTS.iter().any(|report| lower.contains(report))
+}
+
+/// GPU memory described as still held once a run is over or its objects are gone.
+const MEMORY_HELD: &[&str] = &[
+    "remains occupied",
+    "still occupied",
+    "not released",
+    "never released",
+    "not being released",
+    "not freed",
+    "not being freed",
+    "never freed",
+    "isn't freed",
+    "isn't released",
+    "pas libérée",
+    "pas liberee",
+    "jamais libérée",
+    "reste occupée",
+    "reste occupee",
+    "toujours occupée",
+    "toujours occupee",
+    "لا تتحرر",
+    "ما تتحرر",
+    "مش بتتحرر",
+    "لا يتم تحريرها",
+    "free नहीं होती",
+    "free नहीं हो रही",
+    "free nahi hoti",
+    "free nahi ho rahi",
+    "रिलीज़ नहीं",
+    "रिलीज नहीं",
+    // A finished run's processes that live on, holding their memory.
+    "zombie process",
+    "processus zombie",
+    "僵尸进程",
+];
+
+/// Memory said to be left in use once a program is done with it ("TabbyAPI does not fully
+/// unload them", "memory is left used on the GPUs").
+static HELD_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:(?:not|n't|never)\s+(?:fully\s+|completely\s+|properly\s+)?(?:unload|free|releas)\w*|(?:is|are|stays?|remains?)\s+(?:still\s+)?left\s+(?:used|allocated|occupied|in\s+use))")
+        .expect("held pattern")
+});
+
+/// An out-of-memory error the program went on after ("after the OOM in the backward() call,
+/// the intermediate tensors are not freed").
+pub(super) static HELD_AFTER_OOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:after|following)\s+(?:an?\s+|the\s+)?(?:cuda\s+)?(?:oom|out[- ]of[- ]memory)(?-u:\b)")
+        .expect("after oom pattern")
+});
+
+/// Chinese for "not released", said of 显存 (the GPU's memory; 内存 is the host's).
+const NOT_RELEASED_ZH: &[&str] = &[
+    "无法释放",
+    "没有释放",
+    "没释放",
+    "未释放",
+    "不释放",
+    "释放不了",
+    "不会释放",
+];
+
+pub(super) fn describes_memory_held(lower: &str) -> bool {
+    (mentions_memory(lower)
+        && (MEMORY_HELD.iter().any(|phrase| lower.contains(phrase)) || HELD_WORDS.is_match(lower)))
+        || (lower.contains("显存") && NOT_RELEASED_ZH.iter().any(|p| lower.contains(p)))
+}
+
+/// `nvidia-smi`'s table, or a row of it ("8525MiB / 11019MiB" is its memory column): someone
+/// asking about the memory it shows as used.
+pub(super) fn shows_nvidia_smi(text: &str) -> bool {
+    text.contains("NVIDIA-SMI")
+        || (text.contains("Memory-Usage") && text.contains("MiB /"))
+        || NVIDIA_SMI_MEMORY.is_match(text)
+}
+
+static NVIDIA_SMI_MEMORY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\|\s+\d+MiB\s+/\s+\d+MiB\s+\|").expect("nvidia-smi memory column")
+});
+
+/// Phrases for "out of memory" as people type them in each language.
+const OUT_OF_MEMORY: &[&str] = &[
+    "out of memory",
+    "oom",
+    "memory error",
+    "نفاد",
+    "نفاذ",
+    "ذاكرة غير كافية",
+    "मेमोरी खत्म",
+    "मेमोरी ख़त्म",
+    "मेमोरी खतम",
+    "memory khatam",
+    "memory khatm",
+    "الذاكرة خلصت",
+    "الذاكره خلصت",
+    "الذاكرة تخلص",
+    "الذاكره تخلص",
+    "आउट ऑफ मेमोरी",
+    "मेमोरी कम पड़",
+    "मेमोरी कम है",
+    "not enough memory",
+    "not enough vram",
+    "not enough gpu memory",
+    "mémoire insuffisante",
+    "memoire insuffisante",
+    "vram insuffisante",
+    "pas assez de mémoire",
+    "pas assez de memoire",
+    "pas assez de vram",
+    "manque de vram",
+    "الذاكرة لا تكفي",
+    "الذاكره لا تكفي",
+    "الذاكرة ما تكفي",
+    "الذاكره ما تكفي",
+    "مش مكفي",
+    "مش مكفية",
+    "مش كافي",
+    "مش كفاية",
+    "مو كافي",
+    "ما يكفي",
+    "मेमोरी काफी नहीं",
+    "मेमोरी पर्याप्त नहीं",
+    "memory kam pad",
+    // Everyday words for a card that is full.
+    "card bhar",
+    "कार्ड भर",
+    "memory bhar",
+    "मेमोरी भर",
+    "memory ki kami",
+    "मेमोरी की कमी",
+    "memory khatm",
+    "plus de place sur la carte",
+    "carte pleine",
+    "carte graphique pleine",
+    "memoire pleine",
+    "mémoire pleine",
+    "arrive pas a prendre",
+    "arrive pas à prendre",
+    "ما تكفي",
+    "ما تكفيش",
+    "مبيشيلش",
+    "تخلص ذاكرة",
+    "خلصت ذاكرة",
+    "يخلص الكرت",
+    "نقص الذاكرة",
+    "نقص الذاكره",
+    "الذاكرة بتطير",
+    "الذاكره بتطير",
+    "can't allocate",
+    "cannot allocate",
+    "unable to allocate",
+    "impossible d'allouer",
+    "impossible d’allouer",
+    "n'arrive pas à allouer",
+    "n'arrive pas a allouer",
+    "allocate नहीं",
+    "allocate nahi",
+    "ما يقدر يحجز",
+    "vram kam",
+    // Memory that a run "eats": people describe the pressure before the error.
+    "eats memory",
+    "eating memory",
+    "too much memory",
+    "bouffe la mémoire",
+    "bouffe la memoire",
+    "bouffe la vram",
+    "mange la mémoire",
+    "mange la memoire",
+    "mange toute la vram",
+    "ياكل الذاكرة",
+    "ياكل ذاكرة",
+    "ياكل الذاكره",
+    "ياكل ذاكره",
+    "تاكل الذاكرة",
+    "ياكل الرام",
+    "memory kha",
+    "मेमोरी खा",
+    "manque de mémoire",
+    "plus de mémoire",
+    "显存不足",
+    "内存不足",
+    "显存不够",
+    "内存不够",
+    "显存溢出",
+    "内存溢出",
+    "爆显存",
+    "显存爆",
+    "爆内存",
+];
+pub(super) const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
+pub(super) const HOST_WORDS: &[&str] = &["ram", "cpu", "العشوائية", "रैम", "vive"];
+/// Fragmentation, or memory reserved yet unused, as people describe it — or its symptom:
+/// memory reported free, yet a smaller block cannot be had.
+pub(super) const FRAGMENTATION_WORDS: &[&str] = &[
+    "fragment",
+    "free but",
+    "libre mais",
+    "फ्री है फिर भी",
+    "reservee",
+    "pas utilisee",
+    "pas utilisée",
+    "tukdon me",
+    "टुकड़ों में",
+    "free hai phir bhi",
+    "free hai fir bhi",
+    "فاضية بس",
+    "فاضي بس",
+    "فارغة لكن",
+    "réservée",
+    "reserved",
+    "تجزئة",
+    "مجزأة",
+    "محجوزة",
+    "محجوزه",
+    "खंडित",
+    "खंडन",
+    "फ्रैगमेंटेशन",
+    "आरक्षित",
+];
+
+/// Words that say memory ran out (`lower`: lowercased, glossed or not).
+pub fn mentions_running_out(lower: &str) -> bool {
+    OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p)) || MEMORY_RUNS_OUT.is_match(lower)
+}
+
+/// Memory named and said to be used up, in any of the readers' languages and in the mixed
+/// script people type ("memory खत्म", "الرام خلصت", "la vram est pleine"): the noun and the
+/// verb come from separate lists, so every pairing counts, not only the pairings seen.
+static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
+    let nouns = [
+        "memory",
+        "vram",
+        "ram",
+        "मेमोरी",
+        "मेमरी",
+        "रैम",
+        "वीरैम",
+        "ذاكرة",
+        "ذاكره",
+        "ميموري",
+        "مموري",
+        "رام",
+        "mémoire",
+        "memoire",
+    ]
+    .join("|");
+    let used_up = [
+        "खत्म",
+        "ख़त्म",
+        "खतम",
+        "khatam",
+        "khatm",
+        "khtm",
+        "khatham",
+        "full",
+        "फुल",
+        "भर",
+        "bhar",
+        "कम",
+        "kam",
+        "خلصت",
+        "تخلص",
+        "بتخلص",
+        "خلصانة",
+        "خلصانه",
+        "فل",
+        "فلت",
+        "مليانة",
+        "مليانه",
+        "امتلأت",
+        "امتلت",
+        "اتملت",
+        "ممتلئة",
+        "بتطير",
+        "طارت",
+        "pleine",
+        "saturée",
+        "saturee",
+        "insuffisante",
+        "not enough",
+        "insufficient",
+        // "Not enough" with its negation, as the dialects say it: ما تكفي, مش كافيه, ما كافياش.
+        r"(?:ما|مش|مو|مب|موب)\s*(?:كافي|تكفي|يكفي|مكفي)\p{Arabic}*",
+        r"(?:kaafi|kafi|काफी|काफ़ी)\s+(?:nahi|nhi|नहीं)",
+    ]
+    .join("|");
+    let said_first = [
+        "خلصت",
+        "تخلص",
+        "نفدت",
+        "امتلأت",
+        "plus de",
+        "manque de",
+        "pas assez de",
+    ]
+    .join("|");
+    // Arabic glues the article or a preposition to the noun (بالذاكرة, الذاكره).
+    Regex::new(&format!(
+        r"\b(?:[وفبلك]?(?:ال)?)(?:{nouns})\s+(?:\S+\s+){{0,2}}?(?:{used_up})\b|\b(?:{said_first})\s+(?:\S+\s+)?(?:[وفبلك]?(?:ال)?)(?:{nouns})\b"
+    ))
+    .expect("running-out pattern")
+});
+
+/// Memory named as the GPU's, not the host's.
+pub(super) fn mentions_gpu_memory(lower: &str) -> bool {
+    ["vram", "gpu memory", "cuda", "显存", "显卡"]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+pub(super) fn mentions_memory(lower: &str) -> bool {
+    ["memory", "mémoire", "ذاكرة", "मेमोरी", "显存", "内存"]
+        .iter()
+        .any(|w| lower.contains(w))
+}

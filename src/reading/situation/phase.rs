@@ -1,0 +1,419 @@
+//! Where in the workflow an error struck — training or evaluation and generation — from frames,
+//! launched scripts, run-mode flags and the words of the text.
+
+use rustc_hash::FxHashSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::words::WORD;
+use crate::traceback::Parsed;
+
+/// Words that place an error in evaluation, validation or generation.
+const INFERENCE_WORDS: &[&str] = &[
+    "validation",
+    "validate",
+    "valid",
+    "val",
+    "eval",
+    "evaluate",
+    "evaluation",
+    "evaluations",
+    "evaluating",
+    "inference",
+    "infer",
+    "predict",
+    "prediction",
+    "predictions",
+    "predicting",
+    "generate",
+    "generation",
+    "generating",
+    "sampling",
+    "demo",
+    "test",
+    "testing",
+    "no_grad",
+    "inference_mode",
+    "whisper",
+    "transcribe",
+    "transcription",
+    "diarization",
+    "diarize",
+    // Speech synthesis (TTS) makes audio from a trained model.
+    "synthesize",
+    "synthesized",
+    "synthesizing",
+    "synthesis",
+    // What a generating model is given to answer.
+    "prompt",
+    "sam",
+    "sam2",
+    "sam3",
+    "segment_anything",
+    "predictor",
+    "detect",
+    "detection",
+    "inférence",
+    "évaluation",
+    "génération",
+    "prédiction",
+    "تقييم",
+    "استدلال",
+    "تحقق",
+    "فاليديشن",
+    "انفرنس",
+    "अनुमान",
+    "इन्फरेंस",
+    "मूल्यांकन",
+    "वैलिडेशन",
+];
+/// [`INFERENCE_WORDS`] and [`TRAINING_WORDS`] as sets: every word of a paste is looked up.
+static PHASE_WORDS: LazyLock<(FxHashSet<&str>, FxHashSet<&str>)> = LazyLock::new(|| {
+    (
+        INFERENCE_WORDS.iter().copied().collect(),
+        TRAINING_WORDS.iter().copied().collect(),
+    )
+});
+const INFERENCE_SUBSTRINGS: &[&str] = &["推理", "验证", "测试", "生成", "预测"];
+const TRAINING_WORDS: &[&str] = &[
+    "train",
+    "training",
+    "trainer",
+    "finetune",
+    "finetuning",
+    // "fine tune", "fine-tuning": the words apart.
+    "tune",
+    "tuning",
+    "backward",
+    "pretrain",
+    "entraînement",
+    "تدريب",
+    "प्रशिक्षण",
+    "ट्रेनिंग",
+];
+const TRAINING_SUBSTRINGS: &[&str] = &["训练", "微调"];
+const INFERENCE_FRAME_PARTS: &[&str] = &[
+    "valid",
+    "eval",
+    "test",
+    "predict",
+    "generate",
+    "infer",
+    "sample",
+    "demo",
+    "estimate_loss",
+    "transcribe",
+    "detect",
+];
+const TRAINING_FRAME_PARTS: &[&str] = &["backward", "train", "finetun"];
+
+/// How much a paste says it was training and how much it was evaluating or generating:
+/// frames and script names weigh more than words, and training is the default (the common
+/// case and the safer advice).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct PhaseEvidence {
+    pub(super) training: u32,
+    pub(super) inference: u32,
+}
+
+impl PhaseEvidence {
+    pub(super) fn is_inference(self) -> bool {
+        self.inference > 0 && self.inference >= self.training
+    }
+
+    pub(super) fn is_empty(self) -> bool {
+        self.training == 0 && self.inference == 0
+    }
+
+    /// Points for a script whose (lowercased) name says the phase: `infer.py`, `train_lora.py`.
+    fn count_script(&mut self, script: &str) {
+        if INFERENCE_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
+            self.inference += SCRIPT_POINTS;
+        }
+        if TRAINING_SCRIPT_PARTS.iter().any(|p| script.contains(p)) {
+            self.training += SCRIPT_POINTS;
+        }
+    }
+}
+
+/// Points for a user frame's function that names the phase; the innermost such frame, where
+/// the failing call was made, counts again (`validate` called from `train.py`'s `main`
+/// failed in validation).
+const FRAME_POINTS: u32 = 2;
+const INNERMOST_FRAME_POINTS: u32 = 3;
+/// Points for a script's name (`infer.py`, `train_lora.py`), once per script.
+pub(super) const SCRIPT_POINTS: u32 = 3;
+
+const INFERENCE_SCRIPT_PARTS: &[&str] = &[
+    "demo", "infer", "predict", "test", "eval", "generate", "sample",
+];
+const TRAINING_SCRIPT_PARTS: &[&str] = &["train", "finetun"];
+
+/// `python train.py …`, `torchrun --nproc_per_node 8 finetune.py`, `accelerate launch x.py`.
+static LAUNCHED_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?m)(?:^|[\s`$>])(?-u:\b)(?:python[0-9.]*|torchrun|deepspeed|accelerate\s+launch)(?:\s+-{1,2}[\w.=-]+(?:\s+[0-9]+)?)*\s+([^\s`'\x22]+\.py)\b",
+    )
+    .expect("launch pattern")
+});
+
+const EVALUATION_HOOKS: &[&str] = &[
+    "compute_metrics",
+    "preprocess_logits_for_metrics",
+    "eval_accumulation_steps",
+];
+
+/// A phase named after "at", "during", "in" or "when": group 1 for evaluation, validation,
+/// testing or generation, group 2 for training.
+static PHASE_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u:\b)(?:at|during|in|when|while)\s+(?:the\s+)?(?:(eval(?:uation)?|validation|validating|val|test(?:ing)?|inference|prediction|predicting|generation|generating|evaluating|sampling)|(training|fine-?tuning|backward))(?:\s+(?:stage|step|phase|loop|time))?(?-u:\b)",
+    )
+    .expect("phase pattern")
+});
+
+/// A run said to reach evaluation ("when training proceeds to the second validation", "once
+/// it gets to the eval step"): the error struck there, whatever phase the run was in before.
+static PHASE_REACHED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u:\b)(?:proceeds?|proceeding|gets?|got|goes|going|comes?|came|moves?|reach(?:es|ed|ing)?)\s+(?:to\s+)?(?:the\s+)?(?:first\s+|second\s+|third\s+|next\s+|final\s+|\d+(?:st|nd|rd|th)\s+)?(?:eval(?:uation)?|validation|val|testing|test)(?-u:\b)",
+    )
+    .expect("phase reached pattern")
+});
+
+/// `lower`: the text's head, lowercased ([`lowered_head`]).
+pub(super) fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
+    let mut evidence = PhaseEvidence::default();
+    let mut innermost_counted = false;
+    let mut scripts_seen: Vec<&str> = Vec::new();
+    for frame in parsed.frames.iter().rev() {
+        let function = frame.function.to_lowercase();
+        let inference = INFERENCE_FRAME_PARTS.iter().any(|p| function.contains(p));
+        let training = TRAINING_FRAME_PARTS.iter().any(|p| function.contains(p));
+        let bonus =
+            if !innermost_counted && (inference || training) && !frame.file.contains("-packages") {
+                innermost_counted = true;
+                INNERMOST_FRAME_POINTS
+            } else {
+                0
+            };
+        if inference {
+            evidence.inference += FRAME_POINTS + bonus;
+        }
+        if training {
+            evidence.training += FRAME_POINTS + bonus;
+        }
+        let script = frame.file.rsplit(['/', '\\']).next().unwrap_or("");
+        if frame.file.contains("-packages") || scripts_seen.contains(&script) {
+            continue;
+        }
+        scripts_seen.push(script);
+        evidence.count_script(&script.to_lowercase());
+    }
+    // A script launched on the command line is named as plainly as one in a frame.
+    let launches = lower.contains(".py")
+        && ["python", "torchrun", "deepspeed", "accelerate"]
+            .iter()
+            .any(|launcher| lower.contains(launcher));
+    let launched_scripts = launches.then(|| LAUNCHED_SCRIPT.captures_iter(lower));
+    for launched in launched_scripts.into_iter().flatten() {
+        let Some(path) = launched.get(1) else {
+            continue;
+        };
+        let script = path.as_str().rsplit(['/', '\\']).next().unwrap_or("");
+        if scripts_seen
+            .iter()
+            .any(|seen| seen.eq_ignore_ascii_case(script))
+        {
+            continue;
+        }
+        scripts_seen.push(script);
+        evidence.count_script(script);
+    }
+    count_phases_said(lower, &mut evidence);
+    count_run_mode_flags(lower, &mut evidence);
+    count_phase_words(lower, &mut evidence);
+    evidence
+}
+
+/// Command-line switches that choose what a run does (Hugging Face's `--do_eval`,
+/// `--do_predict`; `--eval-only` and the like): a run that evaluates without `--do_train`
+/// is an evaluation, however much its command says about the fine-tune it loads.
+static RUN_MODE_FLAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\B)--(?:(do_eval|do_predict|eval[_-]only|test[_-]only|predict[_-]only)|(do_train))(?-u:\b)")
+        .expect("run mode pattern")
+});
+
+/// What the run-mode switches in `lower` say: `Some(true)` for a run that only evaluates,
+/// `Some(false)` for one that trains, `None` without such switches.
+pub(super) fn run_only_evaluates(lower: &str) -> Option<bool> {
+    if !lower.contains("--") {
+        return None;
+    }
+    let (mut evaluates, mut trains) = (false, false);
+    for flag in RUN_MODE_FLAG.captures_iter(lower) {
+        evaluates |= flag.get(1).is_some();
+        trains |= flag.get(2).is_some();
+    }
+    (evaluates || trains).then_some(!trains)
+}
+
+fn count_run_mode_flags(lower: &str, evidence: &mut PhaseEvidence) {
+    match run_only_evaluates(lower) {
+        Some(true) => evidence.inference += SCRIPT_POINTS,
+        Some(false) => evidence.training += SCRIPT_POINTS,
+        None => {}
+    }
+}
+
+/// "at eval stage", "during validation": the phase said outright weighs like a script.
+fn count_phases_said(lower: &str, evidence: &mut PhaseEvidence) {
+    // The Trainer's hooks that run only while it evaluates: set, they keep every batch's
+    // logits until the evaluation ends.
+    if EVALUATION_HOOKS.iter().any(|hook| lower.contains(hook)) {
+        evidence.inference += SCRIPT_POINTS;
+    }
+    // Reaching evaluation outweighs the training it was reached from ("when training
+    // proceeds to validation" says both).
+    evidence.inference += 2 * SCRIPT_POINTS * PHASE_REACHED.find_iter(lower).count() as u32;
+    for said in PHASE_SAID.captures_iter(lower) {
+        if said.get(1).is_some() {
+            evidence.inference += SCRIPT_POINTS;
+        } else {
+            evidence.training += SCRIPT_POINTS;
+        }
+    }
+}
+
+/// Phase words in `lower`, one point each; a word said after a negation ("without
+/// training", «بلا تدريب», "bina training") names the phase the text is not in, and so
+/// does one the text has left behind: "after training", «بعد التدريب», "ट्रेनिंग के बाद".
+pub(super) fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
+    let words: Vec<&str> = if lower.is_ascii() {
+        // What `WORD` finds in ASCII text (most pastes): runs of letters and digits.
+        lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect()
+    } else {
+        WORD.find_iter(lower)
+            .map(|m| without_arabic_article(m.as_str()))
+            .collect()
+    };
+    for (at, word) in words.iter().enumerate() {
+        let before = at.checked_sub(1).map(|i| words[i]);
+        let left_behind = before.is_some_and(|b| is_negation(b) || PHASE_LEFT.contains(&b))
+            || matches!(
+                (words.get(at + 1), words.get(at + 2)),
+                (Some(&("के" | "ke")), Some(&("बाद" | "baad" | "bad")))
+            );
+        if left_behind {
+            continue;
+        }
+        // Whisper and the tools named after it (whisperx, whisperjav) transcribe.
+        if PHASE_WORDS.0.contains(word) || word.starts_with("whisper") {
+            evidence.inference += 1;
+        } else if PHASE_WORDS.1.contains(word) {
+            evidence.training += 1;
+        }
+    }
+    if !lower.is_ascii() {
+        // Chinese writes no spaces between words: its words are looked for inside the text.
+        evidence.inference += INFERENCE_SUBSTRINGS
+            .iter()
+            .filter(|s| lower.contains(*s))
+            .count() as u32;
+        evidence.training += TRAINING_SUBSTRINGS
+            .iter()
+            .filter(|s| lower.contains(*s))
+            .count() as u32;
+    }
+}
+
+/// Words that, set before a phase word, say the text has moved past that phase.
+const PHASE_LEFT: &[&str] = &["after", "après", "apres", "بعد", "baad", "बाद"];
+
+/// Words that set what failed against what went well: "training runs fine, but at
+/// evaluation memory fills up". In Hindi पर and "par" are also "on": a split at one that
+/// leaves running out on both sides, or on neither, is passed over.
+const CONTRASTS: &[&str] = &[
+    "but",
+    "however",
+    "mais",
+    "cependant",
+    "par",
+    "pr",
+    "lekin",
+    "magar",
+    "पर",
+    "लेकिन",
+    "मगर",
+    "परंतु",
+    "بس",
+    "لكن",
+    "ولكن",
+    "لاكن",
+    "بينما",
+];
+
+/// The text before and after each contrast word, first to last (`lower`: lowercased).
+pub fn contrast_splits(lower: &str) -> impl Iterator<Item = (&str, &str)> {
+    WORD.find_iter(lower)
+        .filter(|word| CONTRASTS.contains(&word.as_str()))
+        .map(|word| (&lower[..word.start()], &lower[word.end()..]))
+}
+
+/// The one phase `lower` names, if it names one and not the other: `Some(true)` for
+/// evaluation, validation or generation, `Some(false)` for training.
+pub fn single_phase_named(lower: &str) -> Option<bool> {
+    let mut evidence = PhaseEvidence::default();
+    count_phases_said(lower, &mut evidence);
+    count_phase_words(lower, &mut evidence);
+    match (evidence.training, evidence.inference) {
+        (0, 0) => None,
+        (0, _) => Some(true),
+        (_, 0) => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether a concept's English name is a phase word ("training", "evaluation"): said
+/// after a negation, it names the phase the text is not in.
+pub fn names_a_phase(english_name: &str) -> bool {
+    english_name
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| PHASE_WORDS.0.contains(word) || PHASE_WORDS.1.contains(word))
+}
+
+pub fn is_negation(word: &str) -> bool {
+    NEGATIONS.contains(&word)
+}
+
+/// Words that, set before a phase word, say the text is not in that phase.
+const NEGATIONS: &[&str] = &[
+    "without",
+    "sans",
+    "bina",
+    "बिना",
+    "बगैर",
+    "bagair",
+    "بلا",
+    "بدون",
+    "دون",
+    "غير",
+];
+
+/// An Arabic word without its article and the conjunction or preposition glued to it
+/// (التدريب, والتقييم, بالتحقق → تدريب, تقييم, تحقق), so the word lists hold bare words.
+fn without_arabic_article(word: &str) -> &str {
+    // «عال» is spoken Arabic's «على ال» written as one word (عالفاليديشن).
+    for prefix in ["وبال", "وال", "بال", "كال", "فال", "عال", "لل", "ال"] {
+        if let Some(rest) = word.strip_prefix(prefix)
+            && rest.chars().count() >= 3
+        {
+            return rest;
+        }
+    }
+    word
+}
