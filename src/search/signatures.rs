@@ -22,6 +22,10 @@ const MIN_FRAGMENT_CHARS: usize = 8;
 /// Past this length a fragment is not more telling, only longer.
 const LENGTH_CAP: usize = 80;
 const EXTRA_STRETCH_SHARE: f32 = 0.25;
+/// What a fragment found only on a warning line weighs: a warning printed on the way is
+/// a clue, the exception the run died of is the error (bitsandbytes warns that it was built
+/// without GPU support when the real failure is a CPU-only PyTorch).
+const WARNING_SHARE: f32 = 0.25;
 
 pub struct Signatures {
     automaton: Option<AhoCorasick>,
@@ -115,6 +119,7 @@ impl Signatures {
             return HashMap::new();
         };
         let haystack = squash(text);
+        let warnings = warning_spans(text);
         let mut found: Vec<(usize, usize, usize)> = automaton
             .find_overlapping_iter(&haystack)
             .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
@@ -123,16 +128,22 @@ impl Signatures {
 
         let mut per_group: HashMap<String, Vec<f32>> = HashMap::new();
         let mut stretch: Vec<usize> = Vec::new();
+        let mut stretch_start = 0;
         let mut stretch_end = 0;
         for (start, end, pattern) in found {
             if !stretch.is_empty() && start >= stretch_end {
-                self.weigh_stretch(&stretch, &mut per_group);
+                let share = stretch_share(&warnings, stretch_start, stretch_end);
+                self.weigh_stretch(&stretch, share, &mut per_group);
                 stretch.clear();
+            }
+            if stretch.is_empty() {
+                stretch_start = start;
             }
             stretch.push(pattern);
             stretch_end = stretch_end.max(end);
         }
-        self.weigh_stretch(&stretch, &mut per_group);
+        let share = stretch_share(&warnings, stretch_start, stretch_end);
+        self.weigh_stretch(&stretch, share, &mut per_group);
 
         per_group
             .into_iter()
@@ -145,7 +156,12 @@ impl Signatures {
             .collect()
     }
 
-    fn weigh_stretch(&self, stretch: &[usize], per_group: &mut HashMap<String, Vec<f32>>) {
+    fn weigh_stretch(
+        &self,
+        stretch: &[usize],
+        share: f32,
+        per_group: &mut HashMap<String, Vec<f32>>,
+    ) {
         let mut longest: BTreeMap<&str, usize> = BTreeMap::new();
         for (groups, length) in stretch.iter().filter_map(|&p| self.patterns.get(p)) {
             for group in groups {
@@ -158,9 +174,55 @@ impl Signatures {
         }
         let idf = (1.0 + self.group_count as f32 / longest.len() as f32).ln();
         for (group, length) in longest {
-            let weight = (length.min(LENGTH_CAP) as f32).sqrt() * idf;
+            let weight = (length.min(LENGTH_CAP) as f32).sqrt() * idf * share;
             per_group.entry(group.to_owned()).or_default().push(weight);
         }
+    }
+}
+
+/// The stretches of the squashed text that come from warning lines (`UserWarning: …`,
+/// `WARNING:bitsandbytes…`, `[WARNING] …`), as squashed byte ranges.
+fn warning_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    if !text.contains("arning") && !text.contains("ARNING") {
+        return spans;
+    }
+    let mut offset = 0;
+    for line in text.split('\n') {
+        let length = squash(line).len();
+        if is_warning_line(line) {
+            match spans.last_mut() {
+                Some((_, end)) if *end == offset => *end += length,
+                _ => spans.push((offset, offset + length)),
+            }
+        }
+        offset += length;
+    }
+    spans
+}
+
+fn is_warning_line(line: &str) -> bool {
+    let lower = line
+        .trim_start()
+        .chars()
+        .take(160)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    lower.starts_with("warning")
+        || lower.starts_with("[warning")
+        || lower.contains("warning:")
+        || lower.contains(" - warning - ")
+}
+
+/// The weight share of the stretch `start..end`: reduced when it lies on warning lines.
+fn stretch_share(warnings: &[(usize, usize)], start: usize, end: usize) -> f32 {
+    if warnings
+        .iter()
+        .any(|&(from, to)| from <= start && end <= to)
+    {
+        WARNING_SHARE
+    } else {
+        1.0
     }
 }
 
@@ -176,5 +238,15 @@ mod tests {
         assert_eq!(squash("Mémoire ÉPUISÉE\\n"), "mémoireépuisée");
         assert_eq!(squash("A\u{0B}b\u{0C}c\rd"), "abcd");
         assert_eq!(squash("A\u{0B}b\u{0C}c\ré"), "abcé");
+    }
+
+    #[test]
+    fn warning_lines_are_found_in_squashed_offsets() {
+        let text = "Traceback:\nUserWarning: a b\nWARNING:bnb: c d\nRuntimeError: e f";
+        // "traceback:" is 10 squashed bytes, the two warning lines 14 each, side by side.
+        assert_eq!(warning_spans(text), vec![(10, 38)]);
+        assert_eq!(stretch_share(&warning_spans(text), 12, 20), WARNING_SHARE);
+        assert_eq!(stretch_share(&warning_spans(text), 30, 40), 1.0);
+        assert!(warning_spans("RuntimeError: CUDA error").is_empty());
     }
 }

@@ -570,3 +570,22 @@ async fn input_and_weight_types_that_differ_in_precision_are_dtype_and_in_device
         assert_eq!(body["results"][0]["id"], expected, "{line}: {body}");
     }
 }
+
+#[tokio::test]
+async fn a_warning_printed_on_the_way_gives_way_to_the_exception_the_run_died_of() {
+    // bitsandbytes warns that it was built without GPU support because PyTorch itself is a
+    // CPU-only build: the assertion is the error, its article the fix.
+    let paste = "WARNING:bitsandbytes.cextension:The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.
+Traceback (most recent call last):
+  File \"/home/user/webui/launch.py\", line 12, in <module>
+    device = torch.device(torch.cuda.current_device())
+  File \"/opt/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 284, in _lazy_init
+    raise AssertionError(\"Torch not compiled with CUDA enabled\")
+AssertionError: Torch not compiled with CUDA enabled";
+    let body = match_text(paste, "ar").await;
+    assert_eq!(body["results"][0]["id"], "cuda-not-available", "{body}");
+    // The warning alone still names its own article.
+    let warning_only = paste.lines().next().unwrap_or_default();
+    let body = match_text(warning_only, "ar").await;
+    assert_eq!(body["results"][0]["id"], "bitsandbytes-setup", "{body}");
+}

@@ -7,7 +7,9 @@ use regex::Regex;
 
 use super::words::contains_word;
 
-static GROWTH: LazyLock<Regex> = LazyLock::new(|| {
+/// Memory said to rise with the steps of a run: over iterations, epochs or time, or on and
+/// on. «一致» is how a pinyin keyboard often writes «一直» ("all along").
+static GROWTH_OVER_STEPS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
         \b(increas\w*|grow\w*|leak\w*|more\s+and\s+more|keeps?\s+(using|getting|rising)|steady)
@@ -15,17 +17,66 @@ static GROWTH: LazyLock<Regex> = LazyLock::new(|| {
         \b(iterations?|iters?|epochs?|steps?|batch(es)?|over\s+time)\b
       | (after|every|each)\s+(\d+k?|a\s+few|several|many|some)?\s*(training\s+)?(iterations|iters|epochs|steps)
       | (iteration|epoch|step)\w*\s[^.\n]{0,40}(increas|grow)
-      | (memory|usage|consumption)[^.\n]{0,40}(increas|grow|ris(e|ing))
-      | (increas|grow|ris(e|es|ing)\b)\w*[^.\n]{0,30}(memory|usage|consumption)
-      | (一直|不断|逐渐|持续|越来越)\p{Han}{0,3}(增加|增长|上升|涨|变大|变多|爆)
-      | (显存|内存)[^。，,.\n]{0,15}(不断|持续|一直)?(增加|增长|上升|上涨)",
+      | \b(keeps?|kept|continu\w*|constantly|steadily|gradually)\s+(on\s+)?(increas|grow|ris(e|ing)|going\s+up)
+      | (一直|一致|不断|逐渐|持续|越来越)\p{Han}{0,3}(增加|增长|上升|涨|变大|增大|变多|爆)
+",
     )
     .expect("growth pattern")
 });
 
-/// Whether the (lowercased) text describes memory rising over iterations or epochs.
+/// Memory said to rise, with nothing that ties the rise to the steps of a run: "memory
+/// usage increases", which may as well be the jump from training to evaluation.
+static GROWTH_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        (memory|usage|consumption)[^.\n]{0,40}(increas|grow|ris(e|ing))
+      | (increas|grow|ris(e|es|ing)\b)\w*[^.\n]{0,30}(memory|usage|consumption)
+      | (显存|内存)[^。，,.\n]{0,15}(不断|持续|一直)?(增加|增长|上升|上涨|增大)",
+    )
+    .expect("growth pattern")
+});
+
+/// Someone raising a setting ("increasing my batch size", "increasing the input size to
+/// 1500"): the text is about what they changed, not about memory rising by itself.
+static RAISES_A_SETTING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        \b(increas|rais)(e|ed|ing)\s+(my|our|your|the|their)\s+(\w+\s+)?
+            (batch|input|image|img|gpu|vram|model|resolution|size|sequence|context|dataset|ram|memory|card)
+      | \b(increas|rais)ing\s+(the\s+)?(batch|input|image|resolution|sequence|context|training\s+vram)",
+    )
+    .expect("raised setting pattern")
+});
+
+/// How the (lowercased) text says memory rose, if it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Growth {
+    /// With the steps of the run: a leak, the rise that memory-growth-leak is about.
+    OverSteps,
+    /// Only that it rose; where the text says that happened may explain it better.
+    Said,
+}
+
+pub(super) fn growth(lower: &str) -> Option<Growth> {
+    let cleaned;
+    let lower = if RAISES_A_SETTING.is_match(lower) {
+        cleaned = RAISES_A_SETTING.replace_all(lower, " ");
+        cleaned.as_ref()
+    } else {
+        lower
+    };
+    if GROWTH_OVER_STEPS.is_match(lower) {
+        Some(Growth::OverSteps)
+    } else if GROWTH_SAID.is_match(lower) {
+        Some(Growth::Said)
+    } else {
+        None
+    }
+}
+
+/// Whether the (lowercased) text describes memory rising.
 pub(super) fn describes_growth(lower: &str) -> bool {
-    GROWTH.is_match(lower)
+    growth(lower).is_some()
 }
 
 /// A decoder language model named as such (the glossaries' English name for typed words in
@@ -279,11 +330,21 @@ const OUT_OF_MEMORY: &[&str] = &[
     "爆内存",
 ];
 pub(super) const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
-pub(super) const HOST_WORDS: &[&str] = &["ram", "cpu", "العشوائية", "रैम", "vive"];
+pub(super) const HOST_WORDS: &[&str] = &["ram", "cpu", "العشوائية", "रैम", "vive", "内存"];
 /// Fragmentation, or memory reserved yet unused, as people describe it — or its symptom:
 /// memory reported free, yet a smaller block cannot be had.
-pub(super) const FRAGMENTATION_WORDS: &[&str] = &[
+/// Fragmentation by its name: "fragmented", «مجزأة», "खंडित".
+pub(super) const FRAGMENTATION_NAMED: &[&str] = &[
     "fragment",
+    "تجزئة",
+    "مجزأة",
+    "खंडित",
+    "खंडन",
+    "फ्रैगमेंटेशन",
+    "碎片",
+];
+/// Fragmentation described: free or reserved memory that still did not serve the request.
+pub(super) const FRAGMENTATION_WORDS: &[&str] = &[
     "free but",
     "libre mais",
     "फ्री है फिर भी",
@@ -299,13 +360,8 @@ pub(super) const FRAGMENTATION_WORDS: &[&str] = &[
     "فارغة لكن",
     "réservée",
     "reserved",
-    "تجزئة",
-    "مجزأة",
     "محجوزة",
     "محجوزه",
-    "खंडित",
-    "खंडन",
-    "फ्रैगमेंटेशन",
     "आरक्षित",
 ];
 

@@ -165,8 +165,18 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         _ if describes_growth(lower) && mentions_memory(lower) => {
             if contains_word(lower, "killed") && !mentions_gpu_memory(lower) {
                 read(Situation::HostRam)
+            } else if let Some(stack) = stack(lower) {
+                read(stack)
+            } else if rise_explained_by_inference(parsed, lower) {
+                // The inference article's levers are the card's; host memory that rises
+                // while evaluating is host memory running out.
+                if names_host_memory(lower) && !mentions_gpu_memory(lower) {
+                    read(Situation::HostRam)
+                } else {
+                    read(Situation::InferenceOom)
+                }
             } else {
-                read(stack(lower).unwrap_or(Situation::MemoryGrowth))
+                read(Situation::MemoryGrowth)
             }
         }
         // Sizes typed in a sentence; a log's lines of sizes (totals, limits) compare other things.
@@ -198,7 +208,7 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
         }
         return (stack, by_name_alone);
     }
-    if describes_growth(lower) {
+    if describes_growth(lower) && !rise_explained_by_inference(parsed, lower) {
         return (Situation::MemoryGrowth, false);
     }
     if read_memory(&parsed.facts).fragmented {
@@ -211,6 +221,17 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
         return (Situation::Recovery, false);
     }
     by_phase_and_model(phase_evidence(parsed, lower), lower)
+}
+
+fn names_host_memory(lower: &str) -> bool {
+    HOST_WORDS.iter().any(|w| contains_word(lower, w))
+}
+
+/// Memory said to rise, not with the steps of a run, where the text places the error in
+/// evaluation or generation: "training takes 9 GB, evaluation goes up to 27 GB" is the
+/// evaluation's own need, not a leak.
+fn rise_explained_by_inference(parsed: &Parsed, lower: &str) -> bool {
+    growth(lower) == Some(Growth::Said) && phase_evidence(parsed, lower).is_inference()
 }
 
 /// Where in the workflow an out-of-memory error struck, from the phase evidence and what
@@ -237,9 +258,15 @@ fn situation_from_words(parsed: &Parsed, text: &str, lower: &str) -> (Situation,
     // The device first: on a Mac, whatever the stack, the MPS article holds the levers.
     if any(MPS_WORDS) {
         (Situation::MpsOom, false)
+    } else if FRAGMENTATION_NAMED.iter().any(|w| lower.contains(w)) {
+        // The cause named outright outranks the stack it happened in.
+        (Situation::Fragmentation, false)
     } else if let Some(stack) = stack(lower) {
         (stack, false)
-    } else if any(HOST_WORDS) && !lower.contains("cuda") && !contains_word(lower, "gpu ram") {
+    } else if names_host_memory(lower)
+        && !lower.contains("cuda")
+        && !contains_word(lower, "gpu ram")
+    {
         // "copying the inputs to CPU due to CUDA OOM": the CPU is where the memory was not
         // short; words that name CUDA ran out on the card, and "GPU RAM" is the card's.
         (Situation::HostRam, false)

@@ -538,3 +538,54 @@ fn not_enough_memory_is_read_with_its_dialect_negation() {
     assert!(mentions_running_out("memory kaafi nahi hai"));
     assert!(!mentions_running_out("الذاكرة كافية"));
 }
+
+#[test]
+fn memory_that_rises_with_the_steps_is_growth_but_a_rise_at_evaluation_is_the_evaluations_need() {
+    assert_eq!(
+        situation_of("GPU memory keeps increasing during training until the run dies"),
+        Situation::MemoryGrowth
+    );
+    assert_eq!(
+        situation_of(
+            "Training needs about 9 GB of GPU memory, but in the evaluation phase the memory usage increases to 27 GB."
+        ),
+        Situation::InferenceOom
+    );
+    // Host memory (内存, not 显存) that rises while validating is host RAM running out.
+    assert_eq!(
+        situation_of("训练阶段内存很稳定，但是验证阶段内存会异常增大，最后 out of memory"),
+        Situation::HostRam
+    );
+}
+
+#[test]
+fn raising_a_setting_is_not_memory_that_grows() {
+    assert_eq!(
+        growth(&lowered_head(
+            "Increasing my batch size to 8 gives an OOM in the first epoch"
+        )),
+        None
+    );
+    assert_eq!(
+        growth(&lowered_head(
+            "increasing the input size to 1500 fails in the first epoch"
+        )),
+        None
+    );
+    assert_eq!(
+        growth(&lowered_head("memory increases after every epoch")),
+        Some(Growth::OverSteps)
+    );
+}
+
+#[test]
+fn fragmentation_named_outright_outranks_the_stack_it_happened_in() {
+    assert_eq!(
+        situation_of("OOM from memory fragmentation in our vLLM colocated GRPO run"),
+        Situation::Fragmentation
+    );
+    assert_eq!(
+        situation_of("OOM in our vLLM colocated GRPO run"),
+        Situation::LlmFinetune
+    );
+}
