@@ -202,9 +202,24 @@ const NOT_RELEASED_ZH: &[&str] = &[
     "不会释放",
 ];
 
+/// Memory said to be still taken: "still occupied", «لسا محجوزه», "toujours occupée". Not
+/// "reserved": that is PyTorch's word for its cache, which fragmentation is about.
+static STILL_HELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        (?:\bstill|toujours|encore|لسا|لسه|لسة|لساتها|مازال\w*|ما\s+زال\w*|لا\s+تزال|لازال\w*
+          |अभी\s+भी|अब\s+भी|abhi\s+bhi|ab\s+bhi)
+        \s+(?:\S+\s+){0,4}?
+        (?:occupied|in\s+use|occup[ée]e?s?|utilis[ée]e?s?|محجوز\w*|مشغول\w*)",
+    )
+    .expect("still held pattern")
+});
+
 pub(super) fn describes_memory_held(lower: &str) -> bool {
     (mentions_memory(lower)
-        && (MEMORY_HELD.iter().any(|phrase| lower.contains(phrase)) || HELD_WORDS.is_match(lower)))
+        && (MEMORY_HELD.iter().any(|phrase| lower.contains(phrase))
+            || HELD_WORDS.is_match(lower)
+            || STILL_HELD.is_match(lower)))
         || (lower.contains("显存") && NOT_RELEASED_ZH.iter().any(|p| lower.contains(p)))
 }
 
@@ -456,7 +471,8 @@ pub(super) fn mentions_gpu_memory(lower: &str) -> bool {
 }
 
 pub(super) fn mentions_memory(lower: &str) -> bool {
-    ["memory", "mémoire", "ذاكرة", "मेमोरी", "显存", "内存"]
+    // «ذاكر» also finds «الذاكره», typed with ه for the final ة.
+    ["memory", "mémoire", "ذاكر", "मेमोरी", "显存", "内存"]
         .iter()
         .any(|w| lower.contains(w))
 }
