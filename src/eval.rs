@@ -94,7 +94,14 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave22.jsonl",
         ],
     ),
-    ("test", &["pastes-test.jsonl", "pastes-test-wave18.jsonl"]),
+    (
+        "test",
+        &[
+            "pastes-test.jsonl",
+            "pastes-test-wave18.jsonl",
+            "pastes-test-wave23.jsonl",
+        ],
+    ),
 ];
 const QUERY_SPLITS: &[(&str, &[&str])] = &[
     (
@@ -120,7 +127,14 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave22.jsonl",
         ],
     ),
-    ("test", &["queries-test.jsonl", "queries-test-wave18.jsonl"]),
+    (
+        "test",
+        &[
+            "queries-test.jsonl",
+            "queries-test-wave18.jsonl",
+            "queries-test-wave23.jsonl",
+        ],
+    ),
 ];
 /// `expect` of a paste no article fixes.
 pub const OUT_OF_SCOPE: &str = "out-of-scope";

@@ -91,7 +91,9 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
 /// of typed searches, measured at 0.50–0.83 when they joined, hold the typed bar under the
 /// earlier sets' 0.98.) The held-out split doubled with wave 18 — 81 pastes and 120 typed
 /// searches collected blind, measured once at exact@1 0.815, family@1 0.852 and typed
-/// Arabic 0.700 — which set its family and typed bars where they are.
+/// Arabic 0.700 — which set its family and typed bars where they are. Wave 23 (81 in-scope
+/// pastes, 120 typed searches) went straight to it too and, at family@1 0.827, brought the
+/// split's family@1 to 0.880, so that bar is 0.86.
 const DEV_BAR: Bar = Bar {
     paste_exact: 0.85,
     paste_family: 0.91,
@@ -102,7 +104,7 @@ const DEV_BAR: Bar = Bar {
 };
 const TEST_BAR: Bar = Bar {
     paste_exact: 0.78,
-    paste_family: 0.88,
+    paste_family: 0.86,
     query_exact: 0.78,
     confident_right: 0.95,
     coverage: 0.74,
