@@ -93,13 +93,15 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
 /// searches collected blind, measured once at exact@1 0.815, family@1 0.852 and typed
 /// Arabic 0.700 — which set its family and typed bars where they are. Wave 23 (81 in-scope
 /// pastes, 120 typed searches) went straight to it too and, at family@1 0.827, brought the
-/// split's family@1 to 0.880, so that bar is 0.86.
+/// split's family@1 to 0.880, so that bar is 0.86. Coverage bars went down (dev 0.827 →
+/// 0.777, test 0.784 → 0.747) when answers resting on a situation read from prose alone
+/// needed 0.80 to be confident: that class was right 7 times in 11 in wave 22 before tuning.
 const DEV_BAR: Bar = Bar {
     paste_exact: 0.85,
     paste_family: 0.91,
     query_exact: 0.95,
     confident_right: 0.95,
-    coverage: 0.80,
+    coverage: 0.76,
     out_of_scope_confident: 0.05,
 };
 const TEST_BAR: Bar = Bar {
@@ -107,7 +109,7 @@ const TEST_BAR: Bar = Bar {
     paste_family: 0.86,
     query_exact: 0.78,
     confident_right: 0.95,
-    coverage: 0.74,
+    coverage: 0.72,
     out_of_scope_confident: 0.05,
 };
 
