@@ -74,11 +74,6 @@ pub(super) fn growth(lower: &str) -> Option<Growth> {
     }
 }
 
-/// Whether the (lowercased) text describes memory rising.
-pub(super) fn describes_growth(lower: &str) -> bool {
-    growth(lower).is_some()
-}
-
 /// A decoder language model named as such (the glossaries' English name for typed words in
 /// any language), by its Hugging Face module (`modeling_qwen2.py`, remote
 /// code's `modeling_chatglm.py`), by a model id with its size (`Qwen2.5-7B`,

@@ -162,12 +162,14 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         // comes from first.
         // A GPU that runs out raises an error; a process killed as its memory grows was
         // killed by the kernel, for host RAM.
-        _ if describes_growth(lower) && mentions_memory(lower) => {
+        _ if mentions_memory(lower)
+            && let Some(rise) = growth(lower) =>
+        {
             if contains_word(lower, "killed") && !mentions_gpu_memory(lower) {
                 read(Situation::HostRam)
             } else if let Some(stack) = stack(lower) {
                 read(stack)
-            } else if rise_explained_by_inference(parsed, lower) {
+            } else if rise_explained_by_inference(rise, parsed, lower) {
                 // The inference article's levers are the card's; host memory that rises
                 // while evaluating is host memory running out.
                 if names_host_memory(lower) && !mentions_gpu_memory(lower) {
@@ -208,7 +210,9 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
         }
         return (stack, by_name_alone);
     }
-    if describes_growth(lower) && !rise_explained_by_inference(parsed, lower) {
+    if let Some(rise) = growth(lower)
+        && !rise_explained_by_inference(rise, parsed, lower)
+    {
         return (Situation::MemoryGrowth, false);
     }
     if read_memory(&parsed.facts).fragmented {
@@ -230,8 +234,8 @@ fn names_host_memory(lower: &str) -> bool {
 /// Memory said to rise, not with the steps of a run, where the text places the error in
 /// evaluation or generation: "training takes 9 GB, evaluation goes up to 27 GB" is the
 /// evaluation's own need, not a leak.
-fn rise_explained_by_inference(parsed: &Parsed, lower: &str) -> bool {
-    growth(lower) == Some(Growth::Said) && phase_evidence(parsed, lower).is_inference()
+fn rise_explained_by_inference(rise: Growth, parsed: &Parsed, lower: &str) -> bool {
+    rise == Growth::Said && phase_evidence(parsed, lower).is_inference()
 }
 
 /// Where in the workflow an out-of-memory error struck, from the phase evidence and what
