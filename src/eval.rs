@@ -92,6 +92,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave20.jsonl",
             "pastes-dev-wave21.jsonl",
             "pastes-dev-wave22.jsonl",
+            "pastes-dev-wave24.jsonl",
         ],
     ),
     (
@@ -125,6 +126,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave20.jsonl",
             "queries-dev-wave21.jsonl",
             "queries-dev-wave22.jsonl",
+            "queries-dev-wave24.jsonl",
         ],
     ),
     (

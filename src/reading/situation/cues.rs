@@ -115,6 +115,19 @@ pub(super) static SKIPS_BATCH_AFTER_OOM: LazyLock<Regex> = LazyLock::new(|| {
         .expect("skip pattern")
 });
 
+/// Someone asking how to go on after an out-of-memory error: skip the batch that ran out,
+/// recover from it, catch it. (A program that skips on its own is [`SKIPS_BATCH_AFTER_OOM`]:
+/// there the question is usually why it ran out.)
+pub(super) static ASKS_TO_GO_ON_AFTER_OOM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?isx)
+        \bskip\ (?:the\ |this\ |that\ |a\ |such\ )?(?:batch|sample|step)e?s?\b.{0,40}?(?:out\ of\ memory|\boom\b)
+      | \b(?:recover|resume|continu(?:e|ing))\ (?:training\ )?(?:from|after)\ (?:an?\ |the\ )?(?:cuda\ )?(?:out\ of\ memory|\boom\b)
+      | \bcatch(?:ing)?\ (?:an?\ |the\ )?(?:cuda\ )?(?:out\ of\ memory|\boom\b)",
+    )
+    .expect("go-on pattern")
+});
+
 /// Python's line between an exception and one raised while handling it: after an
 /// out-of-memory error, the program's own handler failed.
 pub(super) const HANDLER_FAILED: &str =
@@ -205,7 +218,7 @@ static STILL_HELD: LazyLock<Regex> = LazyLock::new(|| {
         (?:\bstill|toujours|encore|لسا|لسه|لسة|لساتها|مازال\w*|ما\s+زال\w*|لا\s+تزال|لازال\w*
           |अभी\s+भी|अब\s+भी|abhi\s+bhi|ab\s+bhi)
         \s+(?:\S+\s+){0,4}?
-        (?:occupied|in\s+use|occup[ée]e?s?|utilis[ée]e?s?|محجوز\w*|مشغول\w*)",
+        (?:occupied|in\s+use|occup[ée]e?s?|utilis[ée]e?s?|محجوز\w*|مشغول\w*|مليان\w*|ملان\w*|ممتلئ\w*)",
     )
     .expect("still held pattern")
 });
@@ -338,7 +351,17 @@ const OUT_OF_MEMORY: &[&str] = &[
     "爆显存",
     "显存爆",
     "爆内存",
+    "超显存",
+    "超出显存",
+    "显存超",
+    "显存占满",
+    "显存满了",
 ];
+/// The card's own RAM, as people call its memory: "GPU RAM", "a GPU with 24gb of ram".
+pub(super) static GPU_RAM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bgpus?\b(?:\s+(?:with|has|having|of))?(?:\s+\d+\s*gb)?(?:\s+of)?\s+ram\b")
+        .expect("GPU RAM pattern")
+});
 pub(super) const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
 pub(super) const HOST_WORDS: &[&str] = &["ram", "cpu", "العشوائية", "रैम", "vive", "内存"];
 /// Fragmentation, or memory reserved yet unused, as people describe it — or its symptom:
@@ -449,6 +472,8 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "plus de",
         "manque de",
         "pas assez de",
+        // "it consumes all of my RAM", "eats up all the memory".
+        r"(?:consum|eat|use|using|fill|tak|hog)\w*\s+(?:up\s+)?all(?:\s+of)?",
     ]
     .join("|");
     // Arabic glues the article or a preposition to the noun (بالذاكرة, الذاكره).

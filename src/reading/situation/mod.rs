@@ -221,6 +221,7 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
     if CATCHES_OOM.is_match(text)
         || text.contains(HANDLER_FAILED)
         || SKIPS_BATCH_AFTER_OOM.is_match(lower)
+        || ASKS_TO_GO_ON_AFTER_OOM.is_match(lower)
     {
         return (Situation::Recovery, false);
     }
@@ -267,18 +268,16 @@ fn situation_from_words(parsed: &Parsed, text: &str, lower: &str) -> (Situation,
         (Situation::Fragmentation, false)
     } else if let Some(stack) = stack(lower) {
         (stack, false)
-    } else if names_host_memory(lower)
-        && !lower.contains("cuda")
-        && !contains_word(lower, "gpu ram")
-    {
+    } else if names_host_memory(lower) && !lower.contains("cuda") && !GPU_RAM.is_match(lower) {
         // "copying the inputs to CPU due to CUDA OOM": the CPU is where the memory was not
-        // short; words that name CUDA ran out on the card, and "GPU RAM" is the card's.
+        // short; words that name CUDA ran out on the card, and "GPU RAM" ("a GPU with 24gb
+        // of ram") is the card's.
         (Situation::HostRam, false)
     } else if FRAGMENTATION_WORDS.iter().any(|w| lower.contains(w)) {
         (Situation::Fragmentation, false)
-    } else if CATCHES_OOM.is_match(text) {
-        // Words about running out over code that catches the error: the handler is the
-        // subject, as when the handler's own failure is pasted.
+    } else if CATCHES_OOM.is_match(text) || ASKS_TO_GO_ON_AFTER_OOM.is_match(lower) {
+        // Words about running out over code that catches the error, or asking how to go on
+        // after it: the handler is the subject, as when the handler's own failure is pasted.
         (Situation::Recovery, false)
     } else {
         by_phase_and_model(phase_evidence(parsed, lower), lower)

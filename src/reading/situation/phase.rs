@@ -67,6 +67,7 @@ const INFERENCE_WORDS: &[&str] = &[
     "इन्फरेंस",
     "मूल्यांकन",
     "वैलिडेशन",
+    "वेलिडेशन",
 ];
 /// [`INFERENCE_WORDS`] and [`TRAINING_WORDS`] as sets: every word of a paste is looked up.
 static PHASE_WORDS: LazyLock<(FxHashSet<&str>, FxHashSet<&str>)> = LazyLock::new(|| {
@@ -75,7 +76,16 @@ static PHASE_WORDS: LazyLock<(FxHashSet<&str>, FxHashSet<&str>)> = LazyLock::new
         TRAINING_WORDS.iter().copied().collect(),
     )
 });
-const INFERENCE_SUBSTRINGS: &[&str] = &["推理", "验证", "测试", "生成", "预测"];
+const INFERENCE_SUBSTRINGS: &[&str] = &[
+    "推理",
+    "验证",
+    "测试",
+    "生成",
+    "预测",
+    // Segment Anything's automatic mask generator, named in words or by its density setting.
+    "segment anything",
+    "points_per_side",
+];
 const TRAINING_WORDS: &[&str] = &[
     "train",
     "training",

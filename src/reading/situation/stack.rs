@@ -183,6 +183,11 @@ const STACKS: &[(Situation, &[&str])] = &[
             "kandinsky",
             // Forge's memory manager logs the model it loads: "Target: KModel".
             "kmodel",
+            // Module paths of the generators' networks: latent diffusion's U-Net wrapper
+            // (`model.diffusion_model.input_blocks`) and the double-stream blocks of the
+            // Flux and HunyuanVideo transformers.
+            "diffusion_model",
+            "double_blocks",
         ],
     ),
 ];
@@ -226,6 +231,8 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("text-to-video", Situation::Diffusion),
     ("video diffusion", Situation::Diffusion),
     ("video generation", Situation::Diffusion),
+    // Forge's memory manager, before it loads a generator's weights.
+    ("required inference memory", Situation::Diffusion),
     ("torch compile", Situation::Compile),
     ("zero stage 3", Situation::Sharded),
     ("zero 3", Situation::Sharded),

@@ -297,6 +297,29 @@ fn words_about_running_out_over_code_that_catches_it_are_about_recovery() {
 }
 
 #[test]
+fn asking_how_to_go_on_after_an_oom_is_about_recovery_but_a_program_skipping_on_its_own_is_not() {
+    for asked in [
+        "Skip batch when cuda out of memory. Reducing batch_size will hurt performance.",
+        "How can I recover from OOM during hyperparameter search and start the next trial?",
+        "catching the CUDA out of memory error leaves the memory in use",
+    ] {
+        assert_eq!(situation_of(asked), Situation::Recovery, "{asked}");
+    }
+    let logged =
+        "boltz predict big.fasta --diffusion_samples 3\nWARNING: ran out of memory, skipping batch";
+    assert_ne!(situation_of(logged), Situation::Recovery);
+}
+
+#[test]
+fn a_gpu_said_to_have_gigabytes_of_ram_ran_out_on_the_card() {
+    let asked =
+        "I run out of memory fine-tuning whisper large on a GPU with 24gb of ram, batch size 1";
+    assert_ne!(situation_of(asked), Situation::HostRam);
+    let host = "the validation step will consume all of my RAM and swap memory and crash";
+    assert_eq!(situation_of(host), Situation::HostRam);
+}
+
+#[test]
 fn video_generators_and_the_vae_s_fallback_are_the_diffusion_stack() {
     for text in [
         "Warning: Ran out of memory when regular decoding, retrying with tiled VAE decoding.",
