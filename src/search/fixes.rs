@@ -74,7 +74,7 @@ const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[
     (
         "labels",
         "gpu",
-        &["cpu", "shape", "dtype", "tensors on different devices"],
+        &["shape", "dtype", "tensors on different devices"],
         "device-side-assert",
     ),
     // Loading old weights that the newer default refuses: the weights_only change, not the
@@ -239,6 +239,12 @@ mod tests {
         assert_eq!(
             groups_fixing(&names(&["labels / targets", "gpu"])),
             ["device-side-assert"]
+        );
+        // Rerunning on the CPU is how people find the label out of range: the assert is
+        // still the subject, not tensors on two devices.
+        assert!(
+            groups_fixing(&names(&["labels / targets", "gpu", "cpu"]))
+                .contains(&"device-side-assert")
         );
         assert_eq!(
             groups_fixing(&names(&["timeout", "distributed training"])),

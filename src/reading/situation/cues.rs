@@ -417,6 +417,9 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "वीरैम",
         "ذاكرة",
         "ذاكره",
+        // Egyptian spelling often writes ذ as ز.
+        "زاكرة",
+        "زاكره",
         "ميموري",
         "مموري",
         "رام",
@@ -472,6 +475,11 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "plus de",
         "manque de",
         "pas assez de",
+        // "There is no memory": مفيش ذاكرة, ما في ذاكرة, مافيش.
+        "مفيش",
+        "مافيش",
+        "مافي",
+        r"ما\s+في",
         // "it consumes all of my RAM", "eats up all the memory".
         r"(?:consum|eat|use|using|fill|tak|hog)\w*\s+(?:up\s+)?all(?:\s+of)?",
     ]
@@ -491,8 +499,9 @@ pub(super) fn mentions_gpu_memory(lower: &str) -> bool {
 }
 
 pub(super) fn mentions_memory(lower: &str) -> bool {
-    // «ذاكر» also finds «الذاكره», typed with ه for the final ة.
-    ["memory", "mémoire", "ذاكر", "मेमोरी", "显存", "内存"]
+    // «ذاكر» also finds «الذاكره», typed with ه for the final ة; «زاكر» is its Egyptian
+    // spelling.
+    ["memory", "mémoire", "ذاكر", "زاكر", "मेमोरी", "显存", "内存"]
         .iter()
         .any(|w| lower.contains(w))
 }

@@ -242,8 +242,10 @@ fn rise_explained_by_inference(rise: Growth, parsed: &Parsed, lower: &str) -> bo
 /// Where in the workflow an out-of-memory error struck, from the phase evidence and what
 /// model it ran: training a language model is a fine-tune, whose article knows its levers.
 fn by_phase_and_model(phase: PhaseEvidence, lower: &str) -> (Situation, bool) {
-    if phase.training > 0 && !phase.is_inference() && names_a_language_model(lower) {
-        return (Situation::LlmFinetune, false);
+    if !phase.is_inference() && names_a_language_model(lower) {
+        // A language model named with no word of serving or evaluation is most often being
+        // fine-tuned; with no word of training either, that stays a guess.
+        return (Situation::LlmFinetune, phase.training == 0);
     }
     by_phase(phase)
 }

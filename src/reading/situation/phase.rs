@@ -51,6 +51,12 @@ const INFERENCE_WORDS: &[&str] = &[
     "sam2",
     "sam3",
     "segment_anything",
+    // Embedding models encode sentences into vectors once they are trained.
+    "encode",
+    "encoding",
+    // The density of the prompt grid of Segment Anything's automatic mask generator.
+    "points_per_side",
+    "points_per_batch",
     "predictor",
     "detect",
     "detection",
@@ -76,16 +82,9 @@ static PHASE_WORDS: LazyLock<(FxHashSet<&str>, FxHashSet<&str>)> = LazyLock::new
         TRAINING_WORDS.iter().copied().collect(),
     )
 });
-const INFERENCE_SUBSTRINGS: &[&str] = &[
-    "推理",
-    "验证",
-    "测试",
-    "生成",
-    "预测",
-    // Segment Anything's automatic mask generator, named in words or by its density setting.
-    "segment anything",
-    "points_per_side",
-];
+const INFERENCE_SUBSTRINGS: &[&str] = &["推理", "验证", "测试", "生成", "预测"];
+/// Inference named in several words: Segment Anything's mask generator.
+const INFERENCE_PHRASES: &[&str] = &["segment anything"];
 const TRAINING_WORDS: &[&str] = &[
     "train",
     "training",
@@ -328,6 +327,10 @@ pub(super) fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
             evidence.training += 1;
         }
     }
+    evidence.inference += INFERENCE_PHRASES
+        .iter()
+        .filter(|p| lower.contains(*p))
+        .count() as u32;
     if !lower.is_ascii() {
         // Chinese writes no spaces between words: its words are looked for inside the text.
         evidence.inference += INFERENCE_SUBSTRINGS

@@ -231,6 +231,17 @@ const STACK_PHRASES: &[(&str, Situation)] = &[
     ("text-to-video", Situation::Diffusion),
     ("video diffusion", Situation::Diffusion),
     ("video generation", Situation::Diffusion),
+    // ComfyUI's memory manager, after it caught an out-of-memory error.
+    (
+        "got an oom, unloading all loaded models",
+        Situation::Diffusion,
+    ),
+    // Text-to-video, image-to-video, text-to-image and image-to-image in Chinese.
+    ("文生视频", Situation::Diffusion),
+    ("图生视频", Situation::Diffusion),
+    ("图片转视频", Situation::Diffusion),
+    ("文生图", Situation::Diffusion),
+    ("图生图", Situation::Diffusion),
     // Forge's memory manager, before it loads a generator's weights.
     ("required inference memory", Situation::Diffusion),
     ("torch compile", Situation::Compile),

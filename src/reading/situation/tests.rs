@@ -266,12 +266,20 @@ fn training_a_language_model_named_by_its_module_or_id_is_a_fine_tune() {
     );
     let id = format!("lora微调qwen2.5-7b逐渐爆显存\n{oom}");
     assert_eq!(read_situation(&parse(&id), &id).0, Situation::LlmFinetune);
-    // A model named without a sign of training says nothing of what the run was doing,
-    // and a size alone ("7b") or a word that only begins like a family is no model.
+    // A model named without a sign of training is most likely fine-tuned, but only a guess
+    // (the answer asks where it struck); a size alone ("7b") or a word that only begins like
+    // a family is no model.
     assert_eq!(
         read_situation(
             &parse(&format!("Llama-2-13b\n{oom}")),
             &format!("Llama-2-13b\n{oom}")
+        ),
+        (Situation::LlmFinetune, true)
+    );
+    assert_eq!(
+        read_situation(
+            &parse(&format!("options_7b\n{oom}")),
+            &format!("options_7b\n{oom}")
         ),
         (Situation::TrainingOom, true)
     );
