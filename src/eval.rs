@@ -101,6 +101,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-test.jsonl",
             "pastes-test-wave18.jsonl",
             "pastes-test-wave23.jsonl",
+            "pastes-test-wave25.jsonl",
         ],
     ),
 ];
@@ -135,6 +136,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-test.jsonl",
             "queries-test-wave18.jsonl",
             "queries-test-wave23.jsonl",
+            "queries-test-wave25.jsonl",
         ],
     ),
 ];

@@ -119,6 +119,46 @@ impl Reading<'_> {
         self
     }
 
+    /// PyTorch's CUDA out-of-memory message as the paste prints it, when that is the error
+    /// read: its parsed message and every line that holds one of its wordings (a paste may
+    /// print it twice, through two allocators).
+    pub fn out_of_memory_message(&self) -> Option<String> {
+        if self.parsed.kind != ErrorKind::CudaOom {
+            return None;
+        }
+        let mut message = self.parsed.message.clone().unwrap_or_default();
+        for line in self.text.lines().filter(|line| {
+            line.contains("OutOfMemoryError")
+                || line.contains("CUDA out of memory")
+                || line.contains("(out of memory)")
+        }) {
+            message.push('\n');
+            message.push_str(line);
+        }
+        Some(message)
+    }
+
+    /// An out-of-memory paste whose situation was only guessed, holding a message of one
+    /// memory group's own (`own_messages`: SGLang's "KV cache pool is full", ComfyUI's
+    /// "retrying with tiled VAE decoding"): the library that printed it says where the error
+    /// struck. Messages of two such groups contradict each other and leave the guess.
+    pub fn signed(mut self, own_messages: &BTreeSet<String>) -> Self {
+        if !self.situation_by_default {
+            return self;
+        }
+        let mut named = own_messages
+            .iter()
+            .filter_map(|group| Situation::of_group(group))
+            .filter(|situation| situation.is_told_by_library_messages());
+        if let (Some(situation), None) = (named.next(), named.next()) {
+            self.situation = situation;
+            self.situation_by_default = false;
+            self.preferred_section =
+                situation::preferred_section(situation, &self.memory, &self.parsed.facts);
+        }
+        self
+    }
+
     /// Typed words read again with the English names of the concepts they name (from the
     /// glossaries): `الكومبايل` or `ديفيوجن` tell the situation what `torch.compile` or
     /// `diffusion` would.

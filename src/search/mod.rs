@@ -45,7 +45,7 @@ pub use feedback::{feedback_factor, helpful_share};
 use self::confidence::{answer_state, confidence};
 
 use self::index::{BuiltIndex, prose_analyzer};
-use self::signatures::Signatures;
+use self::signatures::{FoundSignatures, Signatures};
 use self::synonyms::{Found, Synonyms};
 use crate::content::{Article, Library};
 use crate::db::FeedbackCounts;
@@ -222,7 +222,11 @@ impl Engine {
         limit: usize,
         stated: Option<Situation>,
     ) -> MatchOutcome {
-        let reading = Reading::paste(text, lang).stated(stated);
+        let reading = Reading::paste(text, lang);
+        let found = self
+            .signatures
+            .find(text, reading.out_of_memory_message().as_deref());
+        let reading = reading.signed(&found.own_messages).stated(stated);
         // A paste's terms count once each, so its repeated words are analyzed once.
         let tokens = self.prose_tokens(
             &reading.prose_langs,
@@ -230,7 +234,7 @@ impl Engine {
             analyzers::analyze_distinct,
         );
         let terms = self.query_terms(&reading, tokens, &[]);
-        let (answer, results) = self.rank(&reading, terms, &[], lang, limit);
+        let (answer, results) = self.rank(&reading, terms, found, &[], lang, limit);
         MatchOutcome {
             answer,
             lang,
@@ -269,7 +273,10 @@ impl Engine {
         });
         tracing::debug!(?names, ?fix_groups, situation = ?reading.situation, "typed concepts");
         let terms = self.query_terms(&reading, tokens, &concepts);
-        let (answer, results) = self.rank(&reading, terms, &fix_groups, lang, limit);
+        let found = self
+            .signatures
+            .find(reading.text, reading.out_of_memory_message().as_deref());
+        let (answer, results) = self.rank(&reading, terms, found, &fix_groups, lang, limit);
         SearchOutcome {
             answer,
             results,
@@ -295,17 +302,19 @@ impl Engine {
             .collect()
     }
 
-    /// `fix_groups`: groups whose fixes the typed words name.
+    /// `signatures`: the error fragments found in the text; `fix_groups`: groups whose fixes
+    /// the typed words name.
     fn rank(
         &self,
         reading: &Reading<'_>,
         terms: QueryTerms,
+        signatures: FoundSignatures,
         fix_groups: &[&str],
         lang: Lang,
         limit: usize,
     ) -> (AnswerState, Vec<Hit>) {
         let (group_text, section_scores) = self.text_scores(&terms);
-        let mut signature_scores = self.signatures.scores(reading.text);
+        let mut signature_scores = signatures.scores;
         let situation_group = reading.situation.group();
         // The out-of-memory message is one for all its situations: the situation's group
         // takes the strongest evidence that message gave any group of its family.

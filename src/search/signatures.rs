@@ -26,12 +26,26 @@ const EXTRA_STRETCH_SHARE: f32 = 0.25;
 /// a clue, the exception the run died of is the error (bitsandbytes warns that it was built
 /// without GPU support when the real failure is a CPU-only PyTorch).
 const WARNING_SHARE: f32 = 0.25;
+/// A message this long that one group alone lists is that library's own wording ("KV cache
+/// pool is full", "retrying with tiled VAE decoding"), not a shared out-of-memory line.
+const OWN_MESSAGE_CHARS: usize = 24;
 
 pub struct Signatures {
     automaton: Option<AhoCorasick>,
     /// Per pattern: the groups listing it and its squashed length.
     patterns: Vec<(Vec<String>, usize)>,
+    /// Per pattern: its squashed text.
+    needles: Vec<String>,
     group_count: usize,
+}
+
+/// What the fragments found in a paste tell.
+#[derive(Debug, Default)]
+pub struct FoundSignatures {
+    /// Per group, the evidence its fragments give.
+    pub scores: HashMap<String, f32>,
+    /// Groups named by a message of their own: a long stretch no other group claims.
+    pub own_messages: BTreeSet<String>,
 }
 
 /// Lowercase, with whitespace, quotes and backticks removed (and JSON-escaped line breaks).
@@ -109,14 +123,18 @@ impl Signatures {
         Signatures {
             automaton,
             patterns,
+            needles,
             group_count: library.group_ids().count().max(1),
         }
     }
 
-    /// Per group, the evidence its fragments found in `text` give (0 when none).
-    pub fn scores(&self, text: &str) -> HashMap<String, f32> {
+    /// Per group, the evidence its fragments found in `text` give (absent when none), and
+    /// the groups that a message of their own names outside `error_message`: PyTorch's own
+    /// out-of-memory message is printed by every library alike, whichever group lists a
+    /// wording of it ("allocated in private pools", "would exceed allowed memory").
+    pub fn find(&self, text: &str, error_message: Option<&str>) -> FoundSignatures {
         let Some(automaton) = &self.automaton else {
-            return HashMap::new();
+            return FoundSignatures::default();
         };
         let haystack = squash(text);
         let warnings = warning_spans(text);
@@ -127,13 +145,23 @@ impl Signatures {
         found.sort_unstable();
 
         let mut per_group: HashMap<String, Vec<f32>> = HashMap::new();
+        let mut own_messages = BTreeSet::new();
+        let error_message = error_message.map(squash).unwrap_or_default();
+        let mut weigh = |stretch: &[usize], share: f32| {
+            self.weigh_stretch(stretch, share, &mut per_group);
+            if let Some(group) = self.own_message(stretch, &error_message) {
+                own_messages.insert(group.to_owned());
+            }
+        };
         let mut stretch: Vec<usize> = Vec::new();
         let mut stretch_start = 0;
         let mut stretch_end = 0;
         for (start, end, pattern) in found {
             if !stretch.is_empty() && start >= stretch_end {
-                let share = stretch_share(&warnings, stretch_start, stretch_end);
-                self.weigh_stretch(&stretch, share, &mut per_group);
+                weigh(
+                    &stretch,
+                    stretch_share(&warnings, stretch_start, stretch_end),
+                );
                 stretch.clear();
             }
             if stretch.is_empty() {
@@ -142,10 +170,12 @@ impl Signatures {
             stretch.push(pattern);
             stretch_end = stretch_end.max(end);
         }
-        let share = stretch_share(&warnings, stretch_start, stretch_end);
-        self.weigh_stretch(&stretch, share, &mut per_group);
+        weigh(
+            &stretch,
+            stretch_share(&warnings, stretch_start, stretch_end),
+        );
 
-        per_group
+        let scores = per_group
             .into_iter()
             .map(|(group, mut weights)| {
                 weights.sort_by(|a, b| b.total_cmp(a));
@@ -153,7 +183,11 @@ impl Signatures {
                 let rest: f32 = weights.iter().skip(1).sum();
                 (group, strongest + EXTRA_STRETCH_SHARE * rest)
             })
-            .collect()
+            .collect();
+        FoundSignatures {
+            scores,
+            own_messages,
+        }
     }
 
     fn weigh_stretch(
@@ -177,6 +211,28 @@ impl Signatures {
             let weight = (length.min(LENGTH_CAP) as f32).sqrt() * idf * share;
             per_group.entry(group.to_owned()).or_default().push(weight);
         }
+    }
+}
+
+impl Signatures {
+    /// The group a stretch is a message of its own of: the only group listing its
+    /// fragments, with one long enough to be a library's wording, outside `error_message`.
+    fn own_message(&self, stretch: &[usize], error_message: &str) -> Option<&str> {
+        let mut group = None;
+        let mut own = false;
+        for &pattern in stretch {
+            let (groups, length) = self.patterns.get(pattern)?;
+            let [only] = &groups[..] else {
+                return None;
+            };
+            if group.is_some_and(|g| g != only.as_str()) {
+                return None;
+            }
+            group = Some(only.as_str());
+            own |= *length >= OWN_MESSAGE_CHARS
+                && !error_message.contains(self.needles.get(pattern)?.as_str());
+        }
+        group.filter(|_| own)
     }
 }
 
@@ -238,6 +294,58 @@ mod tests {
         assert_eq!(squash("Mémoire ÉPUISÉE\\n"), "mémoireépuisée");
         assert_eq!(squash("A\u{0B}b\u{0C}c\rd"), "abcd");
         assert_eq!(squash("A\u{0B}b\u{0C}c\ré"), "abcé");
+    }
+
+    fn signatures_of(groups: &[(&str, &[&str])]) -> Signatures {
+        let mut groups_of: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (group, fragments) in groups {
+            for fragment in *fragments {
+                groups_of
+                    .entry(squash(fragment))
+                    .or_default()
+                    .insert((*group).to_owned());
+            }
+        }
+        let (needles, patterns): (Vec<String>, Vec<_>) = groups_of
+            .into_iter()
+            .map(|(needle, groups)| {
+                let length = needle.chars().count();
+                (needle, (groups.into_iter().collect(), length))
+            })
+            .unzip();
+        Signatures {
+            automaton: AhoCorasick::new(&needles).ok(),
+            patterns,
+            needles,
+            group_count: groups.len(),
+        }
+    }
+
+    #[test]
+    fn a_long_message_one_group_lists_outside_the_error_message_is_its_own() {
+        let signatures = signatures_of(&[
+            (
+                "serving",
+                &[
+                    "KV cache pool is full. Retract requests.",
+                    "CUDA out of memory",
+                ],
+            ),
+            ("training", &["CUDA out of memory", "Tried to allocate"]),
+            (
+                "compile",
+                &["allocated in private pools (e.g., CUDA Graphs)"],
+            ),
+        ]);
+        let oom = "CUDA out of memory. Tried to allocate 2 GiB, with 1 GiB allocated in private pools (e.g., CUDA Graphs)";
+        let log = format!("KV cache pool is full. Retract requests.\n{oom}");
+        let found = signatures.find(&log, Some(oom));
+        assert_eq!(found.own_messages, BTreeSet::from(["serving".to_owned()]));
+        assert!(found.scores["serving"] > found.scores["training"]);
+        // Shared, short or inside PyTorch's message: nobody's own.
+        assert!(signatures.find(oom, Some(oom)).own_messages.is_empty());
+        let compile = signatures.find(oom, None).own_messages;
+        assert_eq!(compile, BTreeSet::from(["compile".to_owned()]));
     }
 
     #[test]

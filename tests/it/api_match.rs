@@ -589,3 +589,53 @@ AssertionError: Torch not compiled with CUDA enabled";
     let body = match_text(warning_only, "ar").await;
     assert_eq!(body["results"][0]["id"], "bitsandbytes-setup", "{body}");
 }
+
+#[tokio::test]
+async fn a_library_message_of_its_own_says_where_a_bare_out_of_memory_error_struck() {
+    // SGLang's hint under a CUDA-graph capture failure is the serving engine speaking: the
+    // out-of-memory message alone would only be guessed as training.
+    let sglang = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.14 GiB of which 1.79 GiB is free.
+Exception: Capture cuda graph failed: CUDA out of memory.
+Possible solutions:
+1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)";
+    let body = match_text(sglang, "fr").await;
+    assert_eq!(body["results"][0]["id"], "llm-inference-kv-cache", "{body}");
+    assert_eq!(body["answer"], "confident", "{body}");
+    assert!(
+        body.get("ask").is_none(),
+        "asked although SGLang said it: {body}"
+    );
+
+    let comfy =
+        "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB.";
+    let body = match_text(comfy, "hi").await;
+    assert_eq!(body["results"][0]["id"], "diffusion-pipeline-oom", "{body}");
+}
+
+#[tokio::test]
+async fn a_wording_of_pytorchs_own_out_of_memory_message_is_no_library_speaking() {
+    // "allocated in private pools" is only listed by the torch.compile article, yet it is part
+    // of PyTorch's message whatever ran: the situation stays a guess, and the reader is asked.
+    let text = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 7.56 MiB is free. Of the allocated memory 20.1 GiB is allocated by PyTorch, with 1.2 GiB allocated in private pools (e.g., CUDA Graphs), and 171 MiB is reserved by PyTorch but unallocated.";
+    let body = match_text(text, "ar").await;
+    assert_eq!(body["results"][0]["id"], "cuda-oom-training", "{body}");
+    assert_eq!(body["answer"], "uncertain", "{body}");
+    assert!(body.get("ask").is_some(), "{body}");
+
+    // Two libraries that contradict each other leave the guess as well, where each alone
+    // would have settled it.
+    let webui = "Not enough memory, use lower resolution (max approx. 1024x1024). Need: 9.1GB free, Have:3.0GB free";
+    let sglang = "The memory capacity is unbalanced. Some GPUs may be occupied by other processes.";
+    for (alone, article) in [
+        (webui, "diffusion-pipeline-oom"),
+        (sglang, "gpu-memory-not-released"),
+    ] {
+        let body = match_text(&format!("{text}\n{alone}"), "ar").await;
+        assert_eq!(body["results"][0]["id"], article, "{body}");
+        assert!(body.get("ask").is_none(), "{body}");
+    }
+    let both = format!("{text}\n{webui}\n{sglang}");
+    let body = match_text(&both, "ar").await;
+    assert!(body.get("ask").is_some(), "{body}");
+}

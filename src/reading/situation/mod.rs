@@ -52,6 +52,22 @@ pub enum Situation {
 }
 
 impl Situation {
+    const WITH_ARTICLES: [Situation; 13] = [
+        Situation::TrainingOom,
+        Situation::InferenceOom,
+        Situation::Fragmentation,
+        Situation::MemoryGrowth,
+        Situation::MpsOom,
+        Situation::HostRam,
+        Situation::LlmFinetune,
+        Situation::LlmServing,
+        Situation::Diffusion,
+        Situation::Sharded,
+        Situation::Compile,
+        Situation::NotReleased,
+        Situation::Recovery,
+    ];
+
     /// The group this situation points to, if any.
     pub fn group(self) -> Option<&'static str> {
         match self {
@@ -70,6 +86,23 @@ impl Situation {
             Situation::Recovery => Some("oom-recovery-handler"),
             Situation::Other => None,
         }
+    }
+
+    /// The situation whose article is `group`.
+    pub fn of_group(group: &str) -> Option<Situation> {
+        Self::WITH_ARTICLES
+            .into_iter()
+            .find(|s| s.group() == Some(group))
+    }
+
+    /// Whether a library's own message can say where an out-of-memory error struck. Not the
+    /// training default (its own wordings include PyTorch's old generic lines), nor host RAM
+    /// and MPS, which the error itself names.
+    pub fn is_told_by_library_messages(self) -> bool {
+        !matches!(
+            self,
+            Situation::TrainingOom | Situation::HostRam | Situation::MpsOom | Situation::Other
+        )
     }
 
     /// The situations a person can tell apart when asked where an out-of-memory error struck,
