@@ -93,6 +93,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave21.jsonl",
             "pastes-dev-wave22.jsonl",
             "pastes-dev-wave24.jsonl",
+            "pastes-dev-wave26.jsonl",
         ],
     ),
     (
@@ -128,6 +129,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave21.jsonl",
             "queries-dev-wave22.jsonl",
             "queries-dev-wave24.jsonl",
+            "queries-dev-wave26.jsonl",
         ],
     ),
     (

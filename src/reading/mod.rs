@@ -15,7 +15,9 @@ mod situation;
 pub use diagnosis::Diagnosis;
 pub use fingerprint::{Fingerprint, MAX_QUERY_FINGERPRINT_CHARS, QUERY_KIND};
 pub use question::{Choice, Question, situation_question};
-pub use situation::{MEMORY_FAMILY, MemoryReading, Situation, is_negation, names_a_phase};
+pub use situation::{
+    MEMORY_FAMILY, MemoryReading, Situation, is_negation, is_negation_after, names_a_phase,
+};
 
 use std::collections::BTreeSet;
 

@@ -8,7 +8,7 @@ use super::analyzers;
 use super::index::prose_analyzer;
 use crate::content::Library;
 use crate::i18n::Lang;
-use crate::reading::{is_negation, names_a_phase};
+use crate::reading::{is_negation, is_negation_after, names_a_phase};
 
 #[derive(Default)]
 pub struct Synonyms {
@@ -163,27 +163,42 @@ impl Synonyms {
                     && other_end - other_start > end - start
             })
         };
-        for (start, _, phrase) in matches.iter().filter(|m| !inside_longer(m)) {
+        let mut english: Vec<&str> = Vec::new();
+        for (start, end, phrase) in matches.iter().filter(|m| !inside_longer(m)) {
             for meaning in &phrase.means {
                 if !found.means.contains(meaning) {
                     found.means.push(meaning.clone());
                 }
             }
-            // «بلا تدريب», "sans entraînement": the words still search, but the phase
-            // they name is the one the text is not in.
+            // «بلا تدريب», «مش بدربه», "j'entraîne pas": the words still search, but the
+            // phase they name is the one the text is not in, and a model that is not being
+            // trained is being run.
             let negated = start
                 .checked_sub(1)
-                .is_some_and(|before| is_negation(&terms[before]));
+                .is_some_and(|before| is_negation(&terms[before]))
+                || terms
+                    .get(*end)
+                    .is_some_and(|after| is_negation_after(after));
             if negated && names_a_phase(&phrase.english) {
+                if phrase.english == TRAINING {
+                    english.push(INFERENCE);
+                }
                 continue;
             }
-            if !found.english.contains(&phrase.english) {
-                found.english.push(phrase.english.clone());
+            english.push(&phrase.english);
+        }
+        for name in english {
+            if !found.english.iter().any(|known| known == name) {
+                found.english.push(name.to_owned());
             }
         }
         found
     }
 }
+
+/// The glossary's English names of the two phases.
+const TRAINING: &str = "training";
+const INFERENCE: &str = "inference";
 
 /// Most words a gap in a glossary phrase may hold.
 const MAX_GAP: usize = 4;
@@ -325,12 +340,12 @@ mod tests {
     }
 
     #[test]
-    fn a_phase_after_a_negation_searches_but_names_no_phase() {
+    fn a_phase_after_a_negation_names_the_other_phase() {
         let synonyms = Synonyms::new(&library(Lang::Ar, "training", "التدريب", &["تدريب"]));
         let said = synonyms.find(Lang::Ar, &analyzed(Lang::Ar, "نفاد الذاكرة اثناء التدريب"));
         assert_eq!(said.english, ["training"]);
         let negated = synonyms.find(Lang::Ar, &analyzed(Lang::Ar, "نفاد الذاكرة بلا تدريب"));
-        assert!(negated.english.is_empty(), "{negated:?}");
+        assert_eq!(negated.english, ["inference"], "{negated:?}");
     }
 
     #[test]
@@ -412,5 +427,27 @@ mod tests {
             synonyms.find(Lang::Ar, &spoken).english,
             ["gpu not detected"]
         );
+    }
+
+    #[test]
+    fn a_training_the_words_say_is_not_being_done_reads_as_running_the_model() {
+        for (lang, text) in [
+            (Lang::Ar, "بجربه على ملفات بس، مش بدربه اصلا"),
+            (Lang::Fr, "je teste le modele, j'entraine pas"),
+            (Lang::Fr, "pourtant j'entraine rien a ce moment la"),
+        ] {
+            let synonyms = Synonyms::new(&library_of(
+                lang,
+                vec![
+                    term("training", "training", &["درب", "entraine"]),
+                    term("inference", "inference", &[]),
+                ],
+            ));
+            let found = synonyms.find(lang, &analyzed(lang, text));
+            assert_eq!(found.english, ["inference"], "{text}");
+        }
+        let synonyms = Synonyms::new(&library(Lang::Ar, "training", "التدريب", &["درب"]));
+        let trained = analyzed(Lang::Ar, "ندرب الموديل والذاكره مش مكفيه");
+        assert_eq!(synonyms.find(Lang::Ar, &trained).english, ["training"]);
     }
 }

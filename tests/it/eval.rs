@@ -96,6 +96,8 @@ fn assert_meets(split: &SplitReport, bar: &Bar) {
 /// split's family@1 to 0.880, so that bar is 0.86. Coverage bars went down (dev 0.827 →
 /// 0.777, test 0.784 → 0.747) when answers resting on a situation read from prose alone
 /// needed 0.80 to be confident: that class was right 7 times in 11 in wave 22 before tuning.
+/// Wave 25 (80 in-scope pastes, 120 typed searches) joined the held-out split at exact@1
+/// 0.887 and brought its exact@1 to 0.832, so that bar rose to 0.80 and the typed one to 0.82.
 const DEV_BAR: Bar = Bar {
     paste_exact: 0.85,
     paste_family: 0.91,
@@ -105,9 +107,9 @@ const DEV_BAR: Bar = Bar {
     out_of_scope_confident: 0.05,
 };
 const TEST_BAR: Bar = Bar {
-    paste_exact: 0.78,
+    paste_exact: 0.80,
     paste_family: 0.86,
-    query_exact: 0.78,
+    query_exact: 0.82,
     confident_right: 0.95,
     coverage: 0.75,
     out_of_scope_confident: 0.05,

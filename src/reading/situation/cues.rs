@@ -224,12 +224,26 @@ static STILL_HELD: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) fn describes_memory_held(lower: &str) -> bool {
-    (mentions_memory(lower)
-        && (MEMORY_HELD.iter().any(|phrase| lower.contains(phrase))
-            || HELD_WORDS.is_match(lower)
-            || STILL_HELD.is_match(lower)))
+    EMPTY_CACHE_FAILS.is_match(lower)
+        || (mentions_memory(lower)
+            && (MEMORY_HELD.iter().any(|phrase| lower.contains(phrase))
+                || HELD_WORDS.is_match(lower)
+                || STILL_HELD.is_match(lower)))
         || (lower.contains("显存") && NOT_RELEASED_ZH.iter().any(|p| lower.contains(p)))
 }
+
+/// `empty_cache()` said not to give memory back ("torch.cuda.empty_cache() is not working"):
+/// memory some reference or process still holds.
+static EMPTY_CACHE_FAILS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        empty_cache(?:\(\))?[^.\n]{0,40}?
+        (?:not\s+work|n't\s+work|no\s+effect|not\s+(?:free|releas)|n't\s+(?:free|releas)
+          |ne\s+(?:fonctionne|marche|lib[eè]re)\s+pas|sans\s+effet
+          |لا\s+يعمل|ما\s+بيشتغل|مش\s+شغال|ما\s+يشتغل|काम\s+नहीं|kaam\s+nahi)",
+    )
+    .expect("empty_cache fails pattern")
+});
 
 /// `nvidia-smi`'s table, or a row of it ("8525MiB / 11019MiB" is its memory column): someone
 /// asking about the memory it shows as used.

@@ -33,17 +33,26 @@ pub fn read_memory(facts: &Facts) -> MemoryReading {
         .or_else(|| Some(facts.allocated_by_pytorch_bytes? + facts.reserved_unallocated_bytes?));
     // Fragmentation: a large share of what PyTorch reserved sits unused, or enough of it to
     // hold the request was unused and the request still failed (no block was big enough).
-    let fragmented = match (unallocated, reserved) {
-        (Some(unallocated), Some(reserved)) if reserved > 0 => {
-            let share = unallocated as f64 / reserved as f64;
-            let request_fitted = facts
-                .tried_to_allocate_bytes
-                .is_some_and(|request| unallocated >= request);
-            (unallocated >= 256 * MIB && share >= 0.3)
-                || (request_fitted && unallocated >= 64 * MIB && share >= 0.15)
+    // Not when the request is larger than all that was unused and free together: in one
+    // piece, that memory would still not have held it.
+    let beyond_unused_and_free = match (facts.tried_to_allocate_bytes, unallocated) {
+        (Some(request), Some(unallocated)) => {
+            request > unallocated.saturating_add(facts.free_bytes.unwrap_or(0))
         }
         _ => false,
     };
+    let fragmented = !beyond_unused_and_free
+        && match (unallocated, reserved) {
+            (Some(unallocated), Some(reserved)) if reserved > 0 => {
+                let share = unallocated as f64 / reserved as f64;
+                let request_fitted = facts
+                    .tried_to_allocate_bytes
+                    .is_some_and(|request| unallocated >= request);
+                (unallocated >= 256 * MIB && share >= 0.3)
+                    || (request_fitted && unallocated >= 64 * MIB && share >= 0.15)
+            }
+            _ => false,
+        };
     // Some drivers (Windows WDDM among them) report 0 bytes for the process itself: that
     // figure says nothing, and the memory PyTorch reserved stands for it.
     let reported_own = facts.process_in_use_bytes.filter(|&bytes| bytes > 0);

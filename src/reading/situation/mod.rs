@@ -19,7 +19,9 @@ use self::cues::*;
 pub use self::figures::{MemoryReading, read_memory};
 use self::figures::{free_exceeds_request, is_typed_sentence};
 use self::phase::*;
-pub use self::phase::{contrast_splits, is_negation, names_a_phase, single_phase_named};
+pub use self::phase::{
+    contrast_splits, is_negation, is_negation_after, names_a_phase, single_phase_named,
+};
 pub use self::stack::stack;
 use self::stack::{DIFFUSION_TRAINERS, stack_reading};
 use self::words::*;
@@ -261,6 +263,16 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
     by_phase_and_model(phase_evidence(parsed, lower), lower)
 }
 
+/// The computer's RAM named, and nothing of the card's memory: "RAM", «الرام», "रैम".
+fn names_ram_alone(lower: &str) -> bool {
+    ["ram", "رام", "الرام", "रैम", "内存"]
+        .iter()
+        .any(|w| contains_word(lower, w))
+        && !mentions_gpu_memory(lower)
+        && !GPU_RAM.is_match(lower)
+        && !contains_word(lower, "gpu")
+}
+
 fn names_host_memory(lower: &str) -> bool {
     HOST_WORDS.iter().any(|w| contains_word(lower, w))
 }
@@ -301,6 +313,10 @@ fn situation_from_words(parsed: &Parsed, text: &str, lower: &str) -> (Situation,
     } else if FRAGMENTATION_NAMED.iter().any(|w| lower.contains(w)) {
         // The cause named outright outranks the stack it happened in.
         (Situation::Fragmentation, false)
+    } else if names_ram_alone(lower) && stack(lower) != Some(Situation::Sharded) {
+        // "SDXL RAM crashed on Colab": the RAM it names ran out, whatever the stack, save
+        // DeepSpeed's and FSDP's, whose article budgets the RAM their offload takes.
+        (Situation::HostRam, false)
     } else if let Some(stack) = stack(lower) {
         (stack, false)
     } else if names_host_memory(lower) && !lower.contains("cuda") && !GPU_RAM.is_match(lower) {

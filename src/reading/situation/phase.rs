@@ -403,9 +403,17 @@ pub fn is_negation(word: &str) -> bool {
     NEGATIONS.contains(&word)
 }
 
-/// Words that, set before a phase word, say the text is not in that phase.
+/// Words that, set right after a phase word, say the text is not in that phase: spoken
+/// French drops the «ne» ("j'entraîne pas", "j'entraîne rien").
+pub fn is_negation_after(word: &str) -> bool {
+    matches!(word, "pas" | "rien" | "jamais")
+}
+
+/// Words that, set before a phase word, say the text is not in that phase: "without",
+/// and the spoken Arabic verb negations («مش بدربه», «مو ادربه»); «ما» is a stop word.
 const NEGATIONS: &[&str] = &[
     "without",
+    "not",
     "sans",
     "bina",
     "बिना",
@@ -415,6 +423,11 @@ const NEGATIONS: &[&str] = &[
     "بدون",
     "دون",
     "غير",
+    "مش",
+    "مو",
+    "مب",
+    "ماني",
+    "مانيش",
 ];
 
 /// An Arabic word without its article and the conjunction or preposition glued to it

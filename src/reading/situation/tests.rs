@@ -620,3 +620,37 @@ fn fragmentation_named_outright_outranks_the_stack_it_happened_in() {
         Situation::LlmFinetune
     );
 }
+
+#[test]
+fn a_request_larger_than_unused_and_free_memory_together_is_no_fragmentation() {
+    // 26.90 − 13.21 = 13.69 GiB reserved unused, half of what PyTorch reserved: by share
+    // alone fragmented, yet 13.69 + 8.81 GiB free would not hold 77.40 GiB in one piece.
+    let beyond = "RuntimeError: CUDA out of memory. Tried to allocate 77.40 GiB (GPU 0; 38.61 GiB total capacity; 13.21 GiB already allocated; 8.81 GiB free; 26.90 GiB reserved in total by PyTorch)";
+    let memory = read_memory(&parse(beyond).facts);
+    assert!(memory.request_exceeds_capacity);
+    assert!(!memory.fragmented);
+    assert_ne!(situation_of(beyond), Situation::Fragmentation);
+    let within = beyond.replace("77.40 GiB (", "7.40 GiB (");
+    assert!(read_memory(&parse(&within).facts).fragmented);
+}
+
+#[test]
+fn empty_cache_said_not_to_work_is_memory_not_released() {
+    for text in [
+        "torch.cuda.empty_cache() is not working",
+        "torch.cuda.empty_cache() ne fonctionne pas, la carte reste pleine",
+        "empty_cache doesn't free anything after each model",
+    ] {
+        assert_eq!(situation_of(text), Situation::NotReleased, "{text}");
+    }
+}
+
+#[test]
+fn the_ram_a_text_names_ran_out_whatever_the_stack_save_sharding() {
+    let colab = "SDXL RAM Crashed can't run on google colab free OOM memorry\nteacher_checkpoint = torch.load(teacher_checkpoint, map_location='cpu')";
+    assert_eq!(situation_of(colab), Situation::HostRam);
+    let offload = "deepspeed stage 3 offload on karu to computer ki ram bhar jati h, out of memory";
+    assert_eq!(situation_of(offload), Situation::Sharded);
+    let card = "SDXL out of memory on my GPU with 8 GB of RAM";
+    assert_eq!(situation_of(card), Situation::Diffusion);
+}
