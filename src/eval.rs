@@ -130,6 +130,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave22.jsonl",
             "queries-dev-wave24.jsonl",
             "queries-dev-wave26.jsonl",
+            "queries-dev-wave27.jsonl",
         ],
     ),
     (
