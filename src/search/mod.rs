@@ -273,9 +273,8 @@ impl Engine {
         });
         tracing::debug!(?names, ?fix_groups, situation = ?reading.situation, "typed concepts");
         let terms = self.query_terms(&reading, tokens, &concepts);
-        let found = self
-            .signatures
-            .find(reading.text, reading.out_of_memory_message().as_deref());
+        // Typed words name their situation themselves: no library message is read for it.
+        let found = self.signatures.find(reading.text, None);
         let (answer, results) = self.rank(&reading, terms, found, &fix_groups, lang, limit);
         SearchOutcome {
             answer,
