@@ -140,6 +140,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-test-wave18.jsonl",
             "queries-test-wave23.jsonl",
             "queries-test-wave25.jsonl",
+            "queries-test-wave29.jsonl",
         ],
     ),
 ];

@@ -200,6 +200,18 @@ async fn a_library_compiled_without_gpu_support_is_its_setup_not_torch_compile()
 }
 
 #[tokio::test]
+async fn a_library_name_spelled_in_devanagari_or_arabic_script_searches_its_latin_name() {
+    // Written for this test. The articles write the library's name in Latin letters only, and
+    // "install", "card" and "setup" alone lead to the CUDA articles.
+    for (query, lang) in [
+        ("बिट्सएंडबाइट्स इंस्टॉल नहीं हो रहा", "hi"),
+        ("بيتس اند بايتس مش شغالة على الكرت", "ar"),
+    ] {
+        assert_found_first(query, lang, "bitsandbytes-setup").await;
+    }
+}
+
+#[tokio::test]
 async fn a_recurrent_network_that_breaks_only_on_two_gpus_is_the_data_parallel_split() {
     assert_found_first(
         "mon LSTM marche sur un GPU mais sur deux cartes la taille des sorties change",
