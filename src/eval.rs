@@ -94,6 +94,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave22.jsonl",
             "pastes-dev-wave24.jsonl",
             "pastes-dev-wave26.jsonl",
+            "pastes-dev-wave28.jsonl",
         ],
     ),
     (

@@ -29,6 +29,10 @@ static CPU_OOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"defaultcpuallocator|posix_memalign|buynewram|notenoughmemory:youtriedtoallocate",
         r"|killedbysignal:killed|std::bad_alloc|outofmemory:kill(?:ed)?process|oom-kill|oom_kill",
+        // Chinese for "got killed" (被killed, 被kill掉), where the shell's own line is not pasted.
+        r"|被kill",
+        // Ray's memory monitor, which kills a worker before the kernel would.
+        r"|killedduetothenoderunninglowonmemory",
     ))
     .expect("valid regex")
 });
@@ -68,9 +72,13 @@ pub(super) fn specific_kind(
     // An IPython traceback names the exception in its header ("OutOfMemoryError   Traceback
     // (most recent call last)") even when the paste is cut before the message.
     if CUDA_OOM.is_match(lower)
-        || exception_names
-            .iter()
-            .any(|name| name.ends_with("OutOfMemoryError") && !name.starts_with("java."))
+        || exception_names.iter().any(|name| {
+            // Java's is the JVM heap, Ray's the node's RAM.
+            name.ends_with("OutOfMemoryError")
+                && !name.starts_with("java.")
+                && !name.starts_with("ray.")
+        })
+        || lines.iter().any(|l| opens_with_oom_name(&l.text))
     {
         return Some(ErrorKind::CudaOom);
     }
@@ -84,6 +92,14 @@ pub(super) fn specific_kind(
         return Some(ErrorKind::CudaError);
     }
     None
+}
+
+/// An issue title or a note that starts by naming the exception ("OutOfMemoryError 3090 训练
+/// sdxl LoRA 报错"), the traceback itself being a screenshot or cut off.
+fn opens_with_oom_name(text: &str) -> bool {
+    text.trim_start()
+        .strip_prefix("OutOfMemoryError")
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '.'))
 }
 
 /// A CUDA kernel's failed assertion (`….cu:108: kernel: block: [0,0,0] … Assertion `…` failed.`),
@@ -190,6 +206,29 @@ mod tests {
             Some(ErrorKind::CudaError)
         );
         assert_eq!(kind("ValueError: nope"), None);
+    }
+
+    #[test]
+    fn a_title_that_opens_with_the_exception_name_is_an_out_of_memory_error() {
+        assert_eq!(
+            kind("OutOfMemoryError 云端3090训练sdxlLora报错\nepoch 1/25"),
+            Some(ErrorKind::CudaOom)
+        );
+        // A longer name, or one that only starts the same way, is not PyTorch's.
+        assert_eq!(kind("OutOfMemoryErrorHandler registered"), None);
+        assert_eq!(kind("OutOfMemoryError.java:12"), None);
+    }
+
+    #[test]
+    fn a_process_said_killed_in_chinese_or_by_rays_monitor_ran_out_of_host_ram() {
+        assert_eq!(
+            kind("magic-pdf 在处理大pdf时会被killed\n没有其它的额外报错"),
+            Some(ErrorKind::CpuOom)
+        );
+        // Ray's exception is named like PyTorch's, but it is the node's RAM that ran out.
+        let ray = "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n\
+                   ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.";
+        assert_eq!(crate::traceback::parse(ray).kind, ErrorKind::CpuOom);
     }
 
     #[test]

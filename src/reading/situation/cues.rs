@@ -476,6 +476,8 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "insuffisante",
         "not enough",
         "insufficient",
+        // "My RAM crashes", "the memory crashed": what is said to crash is what ran out.
+        "crash(?:es|ed)?",
         // "Not enough" with its negation, as the dialects say it: ما تكفي, مش كافيه, ما كافياش.
         r"(?:ما|مش|مو|مب|موب)\s*(?:كافي|تكفي|يكفي|مكفي)\p{Arabic}*",
         r"(?:kaafi|kafi|काफी|काफ़ी)\s+(?:nahi|nhi|नहीं)",

@@ -88,6 +88,10 @@ const STACKS: &[(Situation, &[&str])] = &[
         &[
             "vllm",
             "text_generation_server",
+            // The router's log lines, which relay the shard's error ("text_generation_client:
+            // router/client/src/lib.rs:33: Server error: CUDA out of memory").
+            "text_generation_client",
+            "text_generation_router",
             "text-generation-launcher",
             "text-generation-inference",
             "text-generation-webui",
@@ -188,6 +192,11 @@ const STACKS: &[(Situation, &[&str])] = &[
             // Flux and HunyuanVideo transformers.
             "diffusion_model",
             "double_blocks",
+            // What latent generators denoise and then decode ("OOM while decoding the
+            // latents"). "vae" alone is not one: text and molecule models have VAEs too.
+            "latents",
+            "vaedecode",
+            "vae_decode",
         ],
     ),
 ];

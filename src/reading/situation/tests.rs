@@ -86,6 +86,8 @@ fn a_package_reads_the_same_with_hyphens_or_underscores() {
     for text in [
         "ERROR text_generation_launcher: Method Prefill encountered an error.\nCUDA out of memory. Tried to allocate 16.00 MiB",
         "  File \"/opt/conda/bin/text-generation-server\", line 8\nCUDA out of memory. Tried to allocate 16.00 MiB",
+        // TGI's router relays the shard's error under its own name.
+        "ERROR batch{batch_size=1}:prefill: text_generation_client: router/client/src/lib.rs:33: Server error: CUDA out of memory. Tried to allocate 18.00 MiB.",
     ] {
         assert_eq!(
             read_situation(&parse(text), text).0,
@@ -93,6 +95,13 @@ fn a_package_reads_the_same_with_hyphens_or_underscores() {
             "{text}"
         );
     }
+}
+
+#[test]
+fn a_vae_alone_is_no_image_generator() {
+    // A text VAE's own module path: molecule and language models have VAEs too.
+    let text = "  File \"/home/u/CDVAE/model/vae/vae.py\", line 63, in forward\nRuntimeError: cuda runtime error (2) : out of memory";
+    assert_ne!(stack(&text.to_lowercase()), Some(Situation::Diffusion));
 }
 
 #[test]
@@ -325,6 +334,8 @@ fn a_gpu_said_to_have_gigabytes_of_ram_ran_out_on_the_card() {
     assert_ne!(situation_of(asked), Situation::HostRam);
     let host = "the validation step will consume all of my RAM and swap memory and crash";
     assert_eq!(situation_of(host), Situation::HostRam);
+    let crashed = "My RAM crashes when I embed 10,000 proteins. I have 12GB RAM.";
+    assert_eq!(situation_of(crashed), Situation::HostRam);
 }
 
 #[test]
@@ -335,6 +346,7 @@ fn video_generators_and_the_vae_s_fallback_are_the_diffusion_stack() {
         "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 56.50 GiB. GPU\nimage to video, 512x288",
         "File \"n:\\FramePack-Eichi\\system\\python\\lib\\site-packages\\torch\\nn\\parameter.py\", line 68",
         "loading HunyuanVideo transformer\ntorch.OutOfMemoryError: CUDA out of memory.",
+        "i had a problem with OOM while the pipeline goes to decoding the latents.",
     ] {
         assert_eq!(
             stack(&text.to_lowercase()),
