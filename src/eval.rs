@@ -104,6 +104,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-test-wave18.jsonl",
             "pastes-test-wave23.jsonl",
             "pastes-test-wave25.jsonl",
+            "pastes-test-wave31.jsonl",
         ],
     ),
 ];
@@ -132,6 +133,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave24.jsonl",
             "queries-dev-wave26.jsonl",
             "queries-dev-wave27.jsonl",
+            "queries-dev-wave30.jsonl",
         ],
     ),
     (
