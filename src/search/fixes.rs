@@ -40,6 +40,7 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
     ("different devices", "device-mismatch"),
     ("weights_only", "torch-load-weights-only"),
     ("matrix multiplication", "shape-mismatch"),
+    ("dtype mismatch", "dtype-mismatch"),
     ("illegal memory access", "cuda-illegal-memory-access"),
     ("worker crashed", "dataloader-worker-crash"),
     ("backward twice", "autograd-backward-twice"),

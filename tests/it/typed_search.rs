@@ -315,3 +315,25 @@ async fn waiting_that_runs_out_across_several_gpus_names_the_collective_timeout(
     )
     .await;
 }
+
+#[tokio::test]
+async fn a_card_said_not_to_be_up_to_it_ran_out_of_memory() {
+    // Written for this test: Moroccan «ماكفاش» (it did not suffice) says nothing of memory.
+    assert_found_first(
+        "الكارت 8 جيجا وماكفاش باش ندرب الموديل",
+        "ar",
+        "cuda-oom-training",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn two_number_types_set_against_each_other_name_the_dtype_mismatch() {
+    // Written for this test; "float" and "half" alone are also the mixed-precision article's.
+    assert_found_first(
+        "الشبكة تقول متوقع فلوت ولقيت هاف في الطبقة الاولى",
+        "ar",
+        "dtype-mismatch",
+    )
+    .await;
+}

@@ -439,6 +439,14 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "رام",
         "mémoire",
         "memoire",
+        // The card said not to be up to it: «الكرت مش شايل», "la carte ماكافياش".
+        "كرت",
+        "كارت",
+        "كارط",
+        "carte",
+        "card",
+        "gpu",
+        "कार्ड",
     ]
     .join("|");
     let used_up = [
@@ -479,7 +487,8 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         // "My RAM crashes", "the memory crashed": what is said to crash is what ran out.
         "crash(?:es|ed)?",
         // "Not enough" with its negation, as the dialects say it: ما تكفي, مش كافيه, ما كافياش.
-        r"(?:ما|مش|مو|مب|موب)\s*(?:كافي|تكفي|يكفي|مكفي)\p{Arabic}*",
+        // Moroccan past tense too (ماكفاتش, "it did not suffice"), and "does not carry it" (مش شايل).
+        r"و?(?:ما|مش|مو|مب|موب)\s*(?:كافي|تكفي|يكفي|مكفي|كفا|كفى|شايل|يستحمل|تستحمل|بيستحمل)\p{Arabic}*",
         r"(?:kaafi|kafi|काफी|काफ़ी)\s+(?:nahi|nhi|नहीं)",
     ]
     .join("|");

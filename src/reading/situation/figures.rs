@@ -115,7 +115,7 @@ static TYPED_SIZE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)(\d+(?:[.,]\d+)?)\s*(?:
             (gib|gb|go|gigas?)(?-u:\b) | (?:mib|mb|mo|megas?)(?-u:\b)
-          | (जीबी|गीगा\p{Devanagari}*|جيجا\p{Arabic}*|جيقا\p{Arabic}*|غيغا\p{Arabic}*)
+          | (जीबी|गीगा\p{Devanagari}*|جيجا\p{Arabic}*|جيقا\p{Arabic}*|جيغا\p{Arabic}*|غيغا\p{Arabic}*|كيكا\p{Arabic}*)
           | एमबी|मेगा\p{Devanagari}*|ميجا\p{Arabic}*|ميقا\p{Arabic}*|ميغا\p{Arabic}*)",
     )
     .expect("typed size pattern")

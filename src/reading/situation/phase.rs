@@ -316,7 +316,8 @@ pub(super) fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
             || matches!(
                 (words.get(at + 1), words.get(at + 2)),
                 (Some(&("के" | "ke")), Some(&("बाद" | "baad" | "bad")))
-            );
+            )
+            || is_compared_against(&words, at);
         if left_behind {
             continue;
         }
@@ -342,6 +343,34 @@ pub(super) fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
             .filter(|s| lower.contains(*s))
             .count() as u32;
     }
+}
+
+/// Whether the phase word at `at` is what another phase is compared against: "uses more
+/// memory than training", «ياكل ذاكره اكثر من التدريب», "plus que l'entraînement",
+/// "training से ज़्यादा". The phase that ran out is the one compared, not this one.
+fn is_compared_against(words: &[&str], at: usize) -> bool {
+    const MORE: &[&str] = &["more", "اكثر", "أكثر", "plus"];
+    const THAN: &[&str] = &["than", "من", "que", "qu"];
+    // "than the training", "que l'entraînement", "than during training".
+    let than_at = match at.checked_sub(1).map(|i| words[i]) {
+        Some("l" | "le" | "la" | "the" | "during" | "pendant") => at.checked_sub(2),
+        _ => at.checked_sub(1),
+    }
+    .filter(|&i| THAN.contains(&words[i]));
+    // "more than", "more memory than", "plus de mémoire que".
+    let said_before = than_at.is_some_and(|than| {
+        words[than.saturating_sub(3)..than]
+            .iter()
+            .any(|w| MORE.contains(w))
+    });
+    let said_after = matches!(
+        (words.get(at + 1), words.get(at + 2)),
+        (
+            Some(&("से" | "se")),
+            Some(&("ज्यादा" | "ज़्यादा" | "zyada" | "jyada" | "jada" | "ziada"))
+        )
+    );
+    said_before || said_after
 }
 
 /// Words that, set before a phase word, say the text has moved past that phase.

@@ -666,3 +666,18 @@ fn the_ram_a_text_names_ran_out_whatever_the_stack_save_sharding() {
     let card = "SDXL out of memory on my GPU with 8 GB of RAM";
     assert_eq!(situation_of(card), Situation::Diffusion);
 }
+
+#[test]
+fn the_phase_another_is_compared_against_counts_for_neither() {
+    for words in [
+        "evaluation uses more memory than training, why?",
+        "la prédiction prend plus de mémoire que l'entraînement",
+        "التقييم ياكل ذاكره اكثر من التدريب نفسه",
+        "eval me training se zyada memory lagti h",
+    ] {
+        let mut evidence = PhaseEvidence::default();
+        count_phase_words(&words.to_lowercase(), &mut evidence);
+        assert_eq!(evidence.training, 0, "{words}");
+        assert!(evidence.is_inference(), "{words}");
+    }
+}
