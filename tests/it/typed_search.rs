@@ -213,12 +213,19 @@ async fn a_library_name_spelled_in_devanagari_or_arabic_script_searches_its_lati
 
 #[tokio::test]
 async fn a_recurrent_network_that_breaks_only_on_two_gpus_is_the_data_parallel_split() {
-    assert_found_first(
-        "mon LSTM marche sur un GPU mais sur deux cartes la taille des sorties change",
-        "fr",
-        "rnn-dataparallel-lengths",
-    )
-    .await;
+    for (query, lang) in [
+        (
+            "mon LSTM marche sur un GPU mais sur deux cartes la taille des sorties change",
+            "fr",
+        ),
+        // The number of cards in digits.
+        (
+            "2 gpu pe lstm train kiya to sequence ki length gadbad ho gayi",
+            "hi",
+        ),
+    ] {
+        assert_found_first(query, lang, "rnn-dataparallel-lengths").await;
+    }
 }
 
 #[tokio::test]
