@@ -373,7 +373,10 @@ const OUT_OF_MEMORY: &[&str] = &[
 ];
 /// The card's own RAM, as people call its memory: "GPU RAM", "a GPU with 24gb of ram".
 pub(super) static GPU_RAM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\bgpus?\b(?:\s+(?:with|has|having|of))?(?:\s+\d+\s*gb)?(?:\s+of)?\s+ram\b")
+    // «رام كارت الشاشة», «رام الكرت»: the graphics card's RAM.
+    Regex::new(
+        r"\bgpus?\b(?:\s+(?:with|has|having|of))?(?:\s+\d+\s*gb)?(?:\s+of)?\s+ram\b|(?:ال)?رام\s+(?:ال)?(?:كرت|كارت|كارط)",
+    )
         .expect("GPU RAM pattern")
 });
 pub(super) const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
@@ -412,10 +415,28 @@ pub(super) const FRAGMENTATION_WORDS: &[&str] = &[
     "आरक्षित",
 ];
 
-/// Words that say memory ran out (`lower`: lowercased, glossed or not).
+/// Words that say memory ran out (`lower`: lowercased, glossed or not), or that ask how to
+/// make a job fit in it: "how do I make it fit on 16 GB", «كيف اخليه يكفي», "fit kaise karu".
 pub fn mentions_running_out(lower: &str) -> bool {
-    OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p)) || MEMORY_RUNS_OUT.is_match(lower)
+    OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p))
+        || MEMORY_RUNS_OUT.is_match(lower)
+        || ASKS_TO_MAKE_IT_FIT.is_match(lower)
 }
+
+/// Asking how to make a job fit in the memory there is. `.fit(` alone is a trainer's method.
+static ASKS_TO_MAKE_IT_FIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        \bmake\s+(?:it|this|them|the\s+model|my\s+model)\s+fit\b
+        | \bfit\s+(?:it\s+|this\s+)?(?:in(?:to)?|on)\s+(?:\S+\s+){0,2}?(?:gpu|card|memory|vram|[0-9]+\s*gb)\b
+        | faire\s+(?:tenir|rentrer)\b
+        | (?:اخلي|خلي|نخلي|يخلي)\p{Arabic}*\s+(?:\S+\s+)?(?:يكفي|تكفي|يساع|يسع)\p{Arabic}*
+        | (?:عشان|باش|حتى|لكي)\s+(?:يكفي|تكفي|يساع)\p{Arabic}*
+        | \bfit\s+(?:kaise|kese|karu|karun|karoon|ho\b|hoga|nahi|nhi)
+        | फिट\s+(?:कैसे|करूं|करूँ|करू|हो|नहीं)|(?:कैसे|kaise)\s+(?:फिट|fit)\b",
+    )
+    .expect("make it fit pattern")
+});
 
 /// Memory named and said to be used up, in any of the readers' languages and in the mixed
 /// script people type ("memory खत्म", "الرام خلصت", "la vram est pleine"): the noun and the

@@ -681,3 +681,23 @@ fn the_phase_another_is_compared_against_counts_for_neither() {
         assert!(evidence.is_inference(), "{words}");
     }
 }
+
+#[test]
+fn asking_how_to_make_a_job_fit_is_about_running_out() {
+    for text in [
+        "how do I make it fit on my 8 GB card while training",
+        "ابا ادرب الموديل وكرتي 8 جيجا، كيف اخليه يكفي",
+        "training ke liye 8gb card pe model fit kaise karu",
+        "comment faire tenir l'entraînement sur une carte de 8 Go",
+    ] {
+        assert!(mentions_running_out(&text.to_lowercase()), "{text}");
+    }
+    // A trainer's method is not a question of fit.
+    assert!(!mentions_running_out("trainer.fit(model, datamodule=dm)"));
+}
+
+#[test]
+fn the_graphics_cards_ram_is_no_host_ram() {
+    let text = "رام كارت الشاشه بيخلص اول ما ابدا اتدرب الموديل";
+    assert_ne!(situation_of(text), Situation::HostRam);
+}
