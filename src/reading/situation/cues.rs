@@ -460,16 +460,11 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "رام",
         "mémoire",
         "memoire",
-        // The card said not to be up to it: «الكرت مش شايل», "la carte ماكافياش".
-        "كرت",
-        "كارت",
-        "كارط",
-        "carte",
-        "card",
-        "gpu",
-        "कार्ड",
     ]
     .join("|");
+    // The card said not to be up to it («الكرت مش شايل», "la carte ماكافياش"). Not after
+    // «مافي» (there is no card: it is not found) nor before "crashed" (a driver can crash).
+    let cards = ["كرت", "كارت", "كارط", "carte", "card", "gpu", "कार्ड"].join("|");
     let used_up = [
         "खत्म",
         "ख़त्म",
@@ -505,8 +500,6 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "insuffisante",
         "not enough",
         "insufficient",
-        // "My RAM crashes", "the memory crashed": what is said to crash is what ran out.
-        "crash(?:es|ed)?",
         // "Not enough" with its negation, as the dialects say it: ما تكفي, مش كافيه, ما كافياش.
         // Moroccan past tense too (ماكفاتش, "it did not suffice"), and "does not carry it" (مش شايل).
         r"و?(?:ما|مش|مو|مب|موب)\s*(?:كافي|تكفي|يكفي|مكفي|كفا|كفى|شايل|يستحمل|تستحمل|بيستحمل)\p{Arabic}*",
@@ -530,9 +523,12 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:consum|eat|use|using|fill|tak|hog)\w*\s+(?:up\s+)?all(?:\s+of)?",
     ]
     .join("|");
+    // "My RAM crashes", "the memory crashed": memory said to crash is memory that ran out.
+    let crashed = "crash(?:es|ed)?";
     // Arabic glues the article or a preposition to the noun (بالذاكرة, الذاكره).
+    let glued = "(?:[وفبلك]?(?:ال)?)";
     Regex::new(&format!(
-        r"\b(?:[وفبلك]?(?:ال)?)(?:{nouns})\s+(?:\S+\s+){{0,2}}?(?:{used_up})\b|\b(?:{said_first})\s+(?:\S+\s+)?(?:[وفبلك]?(?:ال)?)(?:{nouns})\b"
+        r"\b{glued}(?:{nouns})\s+(?:\S+\s+){{0,2}}?(?:{used_up}|{crashed})\b|\b{glued}(?:{cards})\s+(?:\S+\s+){{0,2}}?(?:{used_up})\b|\b(?:{said_first})\s+(?:\S+\s+)?{glued}(?:{nouns})\b"
     ))
     .expect("running-out pattern")
 });

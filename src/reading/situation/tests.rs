@@ -701,3 +701,14 @@ fn the_graphics_cards_ram_is_no_host_ram() {
     let text = "رام كارت الشاشه بيخلص اول ما ابدا اتدرب الموديل";
     assert_ne!(situation_of(text), Situation::HostRam);
 }
+
+#[test]
+fn a_card_said_not_up_to_it_ran_out_but_one_missing_or_crashed_did_not() {
+    assert!(mentions_running_out("الكرت مش شايل الموديل"));
+    assert!(mentions_running_out("la carte ماكافياش"));
+    assert!(!mentions_running_out("مافي كرت في الجهاز"));
+    assert!(!mentions_running_out("my gpu crashed and the driver reset"));
+    assert!(mentions_running_out(
+        "my ram crashed while loading the data"
+    ));
+}
