@@ -134,6 +134,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave26.jsonl",
             "queries-dev-wave27.jsonl",
             "queries-dev-wave30.jsonl",
+            "queries-dev-wave32.jsonl",
         ],
     ),
     (

@@ -344,3 +344,14 @@ async fn two_number_types_set_against_each_other_name_the_dtype_mismatch() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn algerian_but_sets_the_phase_that_crashed_against_the_one_that_went_well() {
+    // Written for this test: «بصح» is Algerian "but", «يكراشي بالميموار» "crashes on memory".
+    assert_found_first(
+        "التدريب ماشي مليح بصح وقت test يكراشي بالميموار",
+        "ar",
+        "cuda-oom-inference",
+    )
+    .await;
+}

@@ -430,7 +430,10 @@ static ASKS_TO_MAKE_IT_FIT: LazyLock<Regex> = LazyLock::new(|| {
         \bmake\s+(?:it|this|them|the\s+model|my\s+model)\s+fit\b
         | \bfit\s+(?:it\s+|this\s+)?(?:in(?:to)?|on)\s+(?:\S+\s+){0,2}?(?:gpu|card|memory|vram|[0-9]+\s*gb)\b
         | faire\s+(?:tenir|rentrer)\b
-        | (?:اخلي|خلي|نخلي|يخلي)\p{Arabic}*\s+(?:\S+\s+)?(?:يكفي|تكفي|يساع|يسع)\p{Arabic}*
+        | \breduce\s+(?:the\s+)?(?:gpu\s+)?memory\b | r[ée]duire\s+(?:la\s+)?(?:m[ée]moire|vram)
+        | (?:اقلل|اخفف|نقلل|نخفف|تقليل|تخفيف)\s+(?:ال)?(?:ذاكر|ذاكره|ذاكرة|ميموري|استهلاك)\p{Arabic}*
+        | \bmemory\s+kam\s+(?:kar|kaise)
+        | (?:اخلي|خلي|نخلي|يخلي)\p{Arabic}*\s+(?:\S+\s+)?(?:يكفي|تكفي|يساع|يسع|يدخل|تدخل)\p{Arabic}*
         | (?:عشان|باش|حتى|لكي)\s+(?:يكفي|تكفي|يساع)\p{Arabic}*
         | \bfit\s+(?:kaise|kese|karu|karun|karoon|ho\b|hoga|nahi|nhi)
         | फिट\s+(?:कैसे|करूं|करूँ|करू|हो|नहीं)|(?:कैसे|kaise)\s+(?:फिट|fit)\b",
@@ -457,6 +460,8 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "زاكره",
         "ميموري",
         "مموري",
+        // The French word in Arabic script, as the Maghreb says it.
+        "ميموار",
         "رام",
         "mémoire",
         "memoire",
@@ -502,7 +507,7 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "insufficient",
         // "Not enough" with its negation, as the dialects say it: ما تكفي, مش كافيه, ما كافياش.
         // Moroccan past tense too (ماكفاتش, "it did not suffice"), and "does not carry it" (مش شايل).
-        r"و?(?:ما|مش|مو|مب|موب)\s*(?:كافي|تكفي|يكفي|مكفي|كفا|كفى|شايل|يستحمل|تستحمل|بيستحمل)\p{Arabic}*",
+        r"و?(?:ما|مش|مو|مب|موب)\s*(?:راضي\p{Arabic}*\s+)?(?:كافي|تكفي|يكفي|مكفي|كفا|كفى|شايل|يستحمل|تستحمل|بيستحمل)\p{Arabic}*",
         r"(?:kaafi|kafi|काफी|काफ़ी)\s+(?:nahi|nhi|नहीं)",
     ]
     .join("|");
@@ -515,6 +520,8 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "manque de",
         "pas assez de",
         // "There is no memory": مفيش ذاكرة, ما في ذاكرة, مافيش.
+        // "It crashes with the memory" (يكراشي بالميموار).
+        r"يكراش\p{Arabic}*",
         "مفيش",
         "مافيش",
         "مافي",
@@ -543,7 +550,18 @@ pub(super) fn mentions_gpu_memory(lower: &str) -> bool {
 pub(super) fn mentions_memory(lower: &str) -> bool {
     // «ذاكر» also finds «الذاكره», typed with ه for the final ة; «زاكر» is its Egyptian
     // spelling.
-    ["memory", "mémoire", "ذاكر", "زاكر", "मेमोरी", "显存", "内存"]
-        .iter()
-        .any(|w| lower.contains(w))
+    [
+        "memory",
+        "mémoire",
+        "ذاكر",
+        "زاكر",
+        "ميموري",
+        "مموري",
+        "ميموار",
+        "मेमोरी",
+        "显存",
+        "内存",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }

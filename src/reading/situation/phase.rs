@@ -397,6 +397,8 @@ const CONTRASTS: &[&str] = &[
     "ولكن",
     "لاكن",
     "بينما",
+    // Algerian "but".
+    "بصح",
 ];
 
 /// The text before and after each contrast word, first to last (`lower`: lowercased).

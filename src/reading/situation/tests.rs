@@ -689,6 +689,8 @@ fn asking_how_to_make_a_job_fit_is_about_running_out() {
         "ابا ادرب الموديل وكرتي 8 جيجا، كيف اخليه يكفي",
         "training ke liye 8gb card pe model fit kaise karu",
         "comment faire tenir l'entraînement sur une carte de 8 Go",
+        "في طريقه اقلل الذاكره وقت التدريب؟",
+        "how can I reduce the memory of this training run",
     ] {
         assert!(mentions_running_out(&text.to_lowercase()), "{text}");
     }
@@ -706,6 +708,8 @@ fn the_graphics_cards_ram_is_no_host_ram() {
 fn a_card_said_not_up_to_it_ran_out_but_one_missing_or_crashed_did_not() {
     assert!(mentions_running_out("الكرت مش شايل الموديل"));
     assert!(mentions_running_out("la carte ماكافياش"));
+    assert!(mentions_running_out("كرت 16 جيجا ومش راضي يكفي"));
+    assert!(mentions_running_out("يكراشي بالميموار"));
     assert!(!mentions_running_out("مافي كرت في الجهاز"));
     assert!(!mentions_running_out("my gpu crashed and the driver reset"));
     assert!(mentions_running_out(
