@@ -135,6 +135,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave27.jsonl",
             "queries-dev-wave30.jsonl",
             "queries-dev-wave32.jsonl",
+            "queries-dev-wave33.jsonl",
         ],
     ),
     (

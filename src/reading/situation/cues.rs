@@ -432,7 +432,8 @@ static ASKS_TO_MAKE_IT_FIT: LazyLock<Regex> = LazyLock::new(|| {
         | faire\s+(?:tenir|rentrer)\b
         | \breduce\s+(?:the\s+)?(?:gpu\s+)?memory\b | r[ée]duire\s+(?:la\s+)?(?:m[ée]moire|vram)
         | (?:اقلل|اخفف|نقلل|نخفف|تقليل|تخفيف)\s+(?:ال)?(?:ذاكر|ذاكره|ذاكرة|ميموري|استهلاك)\p{Arabic}*
-        | \bmemory\s+kam\s+(?:kar|kaise)
+        | \bmemory\s+(?:kam\s+(?:kar|kaise)|bacha|bachegi|bachane)
+        | मेमोरी\s+(?:बच|कम\s+कर)
         | (?:اخلي|خلي|نخلي|يخلي)\p{Arabic}*\s+(?:\S+\s+)?(?:يكفي|تكفي|يساع|يسع|يدخل|تدخل)\p{Arabic}*
         | (?:عشان|باش|حتى|لكي)\s+(?:يكفي|تكفي|يساع)\p{Arabic}*
         | \bfit\s+(?:kaise|kese|karu|karun|karoon|ho\b|hoga|nahi|nhi)

@@ -691,6 +691,7 @@ fn asking_how_to_make_a_job_fit_is_about_running_out() {
         "comment faire tenir l'entraînement sur une carte de 8 Go",
         "في طريقه اقلل الذاكره وقت التدريب؟",
         "how can I reduce the memory of this training run",
+        "आधी precision पे ट्रेनिंग करूं तो मेमोरी बचेगी क्या",
     ] {
         assert!(mentions_running_out(&text.to_lowercase()), "{text}");
     }
