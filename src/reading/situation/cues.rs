@@ -416,14 +416,16 @@ pub(super) const FRAGMENTATION_WORDS: &[&str] = &[
 ];
 
 /// Words that say memory ran out (`lower`: lowercased, glossed or not), or that ask how to
-/// make a job fit in it: "how do I make it fit on 16 GB", «كيف اخليه يكفي», "fit kaise karu".
+/// make a job fit in it or take less of it: "how do I make it fit on 16 GB", «كيف اخليه يكفي»,
+/// "fit kaise karu", «اقلل الذاكره».
 pub fn mentions_running_out(lower: &str) -> bool {
     OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p))
         || MEMORY_RUNS_OUT.is_match(lower)
         || ASKS_TO_MAKE_IT_FIT.is_match(lower)
 }
 
-/// Asking how to make a job fit in the memory there is. `.fit(` alone is a trainer's method.
+/// Asking how to make a job fit in the memory there is, or how to lower the memory it takes.
+/// `.fit(` alone is a trainer's method.
 static ASKS_TO_MAKE_IT_FIT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
