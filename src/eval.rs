@@ -136,6 +136,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave30.jsonl",
             "queries-dev-wave32.jsonl",
             "queries-dev-wave33.jsonl",
+            "queries-dev-wave34.jsonl",
         ],
     ),
     (

@@ -438,6 +438,7 @@ static ASKS_TO_MAKE_IT_FIT: LazyLock<Regex> = LazyLock::new(|| {
         | मेमोरी\s+(?:बच|कम\s+कर)
         | (?:اخلي|خلي|نخلي|يخلي)\p{Arabic}*\s+(?:\S+\s+)?(?:يكفي|تكفي|يساع|يسع|يدخل|تدخل)\p{Arabic}*
         | (?:عشان|باش|حتى|لكي)\s+(?:يكفي|تكفي|يساع)\p{Arabic}*
+        | (?:كيف|كيفاش|ازاي|شلون)\s+(?:ن|ا)?دخل\p{Arabic}*
         | \bfit\s+(?:kaise|kese|karu|karun|karoon|ho\b|hoga|nahi|nhi)
         | फिट\s+(?:कैसे|करूं|करूँ|करू|हो|नहीं)|(?:कैसे|kaise)\s+(?:फिट|fit)\b",
     )
@@ -472,7 +473,18 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
     .join("|");
     // The card said not to be up to it («الكرت مش شايل», "la carte ماكافياش"). Not after
     // «مافي» (there is no card: it is not found) nor before "crashed" (a driver can crash).
-    let cards = ["كرت", "كارت", "كارط", "carte", "card", "gpu", "कार्ड"].join("|");
+    let cards = [
+        "كرت",
+        "كارت",
+        "كارط\\p{Arabic}*",
+        "carte",
+        "card",
+        "gpu",
+        "कार्ड",
+    ]
+    .join("|");
+    // Verbs that say a card filled up, said before it: «بلا ما تعمر الكارطه».
+    let cards_filled = ["تعمر", "عمرت", "يعمر", "تتعمر", "تملا", "اتملى"].join("|");
     let used_up = [
         "खत्म",
         "ख़त्म",
@@ -500,6 +512,9 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
         "امتلت",
         "اتملت",
         "ممتلئة",
+        // The Maghreb's "fills up".
+        "تعمر",
+        "عمرت",
         "بتطير",
         "طارت",
         "pleine",
@@ -538,7 +553,7 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
     // Arabic glues the article or a preposition to the noun (بالذاكرة, الذاكره).
     let glued = "(?:[وفبلك]?(?:ال)?)";
     Regex::new(&format!(
-        r"\b{glued}(?:{nouns})\s+(?:\S+\s+){{0,2}}?(?:{used_up}|{crashed})\b|\b{glued}(?:{cards})\s+(?:\S+\s+){{0,2}}?(?:{used_up})\b|\b(?:{said_first})\s+(?:\S+\s+)?{glued}(?:{nouns})\b"
+        r"\b{glued}(?:{nouns})\s+(?:\S+\s+){{0,2}}?(?:{used_up}|{crashed})\b|\b{glued}(?:{cards})\s+(?:\S+\s+){{0,2}}?(?:{used_up})\b|\b(?:{said_first})\s+(?:\S+\s+)?{glued}(?:{nouns})\b|\b(?:{cards_filled})\s+{glued}(?:{cards})"
     ))
     .expect("running-out pattern")
 });

@@ -692,6 +692,7 @@ fn asking_how_to_make_a_job_fit_is_about_running_out() {
         "في طريقه اقلل الذاكره وقت التدريب؟",
         "how can I reduce the memory of this training run",
         "आधी precision पे ट्रेनिंग करूं तो मेमोरी बचेगी क्या",
+        "موديل 7 مليار على كارطة 12 جيغا، كيفاش ندخلو",
     ] {
         assert!(mentions_running_out(&text.to_lowercase()), "{text}");
     }
@@ -711,6 +712,9 @@ fn a_card_said_not_up_to_it_ran_out_but_one_missing_or_crashed_did_not() {
     assert!(mentions_running_out("la carte ماكافياش"));
     assert!(mentions_running_out("كرت 16 جيجا ومش راضي يكفي"));
     assert!(mentions_running_out("يكراشي بالميموار"));
+    // The Maghreb's "fills up", after the card or before it.
+    assert!(mentions_running_out("الكارطة تعمر كي نخليه يتنبا"));
+    assert!(mentions_running_out("بلا ما تعمر الكارطه"));
     assert!(!mentions_running_out("مافي كرت في الجهاز"));
     assert!(!mentions_running_out("my gpu crashed and the driver reset"));
     assert!(mentions_running_out(
