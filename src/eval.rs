@@ -95,6 +95,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave24.jsonl",
             "pastes-dev-wave26.jsonl",
             "pastes-dev-wave28.jsonl",
+            "pastes-dev-wave35.jsonl",
         ],
     ),
     (
@@ -137,6 +138,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave32.jsonl",
             "queries-dev-wave33.jsonl",
             "queries-dev-wave34.jsonl",
+            "queries-dev-wave36.jsonl",
         ],
     ),
     (

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::words::contains_word;
+use crate::traceback::ErrorKind;
 
 /// Memory said to rise with the steps of a run: over iterations, epochs or time, or on and
 /// on. «一致» is how a pinyin keyboard often writes «一直» ("all along").
@@ -198,6 +199,21 @@ pub(super) static HELD_AFTER_OOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u:\b)(?:after|following)\s+(?:an?\s+|the\s+)?(?:cuda\s+)?(?:oom|out[- ]of[- ]memory)(?-u:\b)")
         .expect("after oom pattern")
 });
+
+/// The DataLoader's report that the kernel killed one of its workers.
+static WORKER_KILLED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)DataLoader worker \(pid[^)]{0,40}\) is killed by signal: Killed")
+        .expect("worker killed pattern")
+});
+
+/// A DataLoader worker killed, and no other sign of host RAM running out (no shell `Killed`,
+/// no kernel log, no allocator error): the DataLoader article's levers (fewer workers, lighter
+/// samples, its own host-RAM section) are the first answer, as most such reports were
+/// resolved.
+pub(super) fn only_a_worker_was_killed(text: &str) -> bool {
+    let rest = WORKER_KILLED.replace_all(text, "");
+    rest.len() != text.len() && crate::traceback::parse(&rest).kind != ErrorKind::CpuOom
+}
 
 /// Chinese for "not released", said of 显存 (the GPU's memory; 内存 is the host's).
 const NOT_RELEASED_ZH: &[&str] = &[

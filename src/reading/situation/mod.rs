@@ -175,6 +175,8 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         ErrorKind::MpsOom => read(Situation::MpsOom),
         ErrorKind::CpuOom => match stack(lower) {
             Some(Situation::Sharded) => read(Situation::Sharded),
+            // Unless the report itself blames the RAM ("not enough RAM").
+            _ if only_a_worker_was_killed(text) && !names_ram(lower) => read(Situation::Other),
             _ => read(Situation::HostRam),
         },
         ErrorKind::CudaOom => cuda_oom_situation(parsed, text, lower),
@@ -265,12 +267,17 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
 
 /// The computer's RAM named, and nothing of the card's memory: "RAM", «الرام», "रैम".
 fn names_ram_alone(lower: &str) -> bool {
-    ["ram", "رام", "الرام", "रैम", "内存"]
-        .iter()
-        .any(|w| contains_word(lower, w))
+    names_ram(lower)
         && !mentions_gpu_memory(lower)
         && !GPU_RAM.is_match(lower)
         && !contains_word(lower, "gpu")
+}
+
+/// The computer's RAM named: "RAM", «الرام», "रैम", 内存.
+fn names_ram(lower: &str) -> bool {
+    ["ram", "رام", "الرام", "रैम", "内存"]
+        .iter()
+        .any(|w| contains_word(lower, w))
 }
 
 fn names_host_memory(lower: &str) -> bool {

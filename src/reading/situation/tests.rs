@@ -163,6 +163,18 @@ fn a_worker_killed_with_signal_9_ran_out_of_host_ram() {
 }
 
 #[test]
+fn a_dataloader_worker_killed_alone_is_left_to_the_dataloader_article() {
+    let worker = "RuntimeError: DataLoader worker (pid 13904) is killed by signal: Killed.";
+    assert_eq!(situation_of(worker), Situation::Other);
+    // The shell's own `Killed` line: the main process went too, host RAM ran out.
+    let main_too = format!("{worker}\nKilled");
+    assert_eq!(situation_of(&main_too), Situation::HostRam);
+    // The author blames the RAM.
+    let ram = format!("I have 24G RAM and it dies in epoch 1:\n{worker}");
+    assert_eq!(situation_of(&ram), Situation::HostRam);
+}
+
+#[test]
 fn an_oom_caught_by_the_programs_own_handler_is_about_recovery() {
     let handler = "    except RuntimeError as e:\n        print(e)\n>>> oom()\nCUDA out of memory. Tried to allocate 381.50 MiB (GPU 1; 7.92 GiB total capacity; 7.16 GiB already allocated; 231.00 MiB free; 452.50 KiB cached)";
     assert_eq!(
