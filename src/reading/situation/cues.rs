@@ -30,8 +30,8 @@ static GROWTH_OVER_STEPS: LazyLock<Regex> = LazyLock::new(|| {
 static GROWTH_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
-        (memory|usage|consumption)[^.\n]{0,40}(increas|grow|ris(e|ing))
-      | (increas|grow|ris(e|es|ing)\b)\w*[^.\n]{0,30}(memory|usage|consumption)
+        (memory|usage|consumption)[^.\n]{0,40}\b(increas|grow|ris(e|ing))
+      | \b(increas|grow|ris(e|es|ing)\b)\w*[^.\n]{0,30}(memory|usage|consumption)
       | (显存|内存)[^。，,.\n]{0,15}(不断|持续|一直)?(增加|增长|上升|上涨|增大)",
     )
     .expect("growth pattern")
@@ -153,6 +153,9 @@ pub(super) fn killed_by_the_kernel(lower: &str) -> bool {
 
 /// GPU memory described as still held once a run is over or its objects are gone.
 const MEMORY_HELD: &[&str] = &[
+    // A process nvidia-smi does not list, or one that will not die, holding the memory.
+    "ghost process",
+    "zombie process",
     "remains occupied",
     "still occupied",
     "not released",
@@ -435,6 +438,15 @@ pub(super) const FRAGMENTATION_WORDS: &[&str] = &[
 /// make a job fit in it or take less of it: "how do I make it fit on 16 GB", «كيف اخليه يكفي»,
 /// "fit kaise karu", «اقلل الذاكره».
 pub fn mentions_running_out(lower: &str) -> bool {
+    // Shared memory is a kernel's scratchpad (Triton's "out of resource: shared memory") or
+    // /dev/shm, neither of them the memory the OOM articles are about.
+    let without_shared;
+    let lower = if lower.contains("shared memory") {
+        without_shared = lower.replace("shared memory", "shm");
+        without_shared.as_str()
+    } else {
+        lower
+    };
     OUT_OF_MEMORY.iter().any(|p| contains_word(lower, p))
         || MEMORY_RUNS_OUT.is_match(lower)
         || ASKS_TO_MAKE_IT_FIT.is_match(lower)

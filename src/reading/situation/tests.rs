@@ -142,6 +142,8 @@ fn a_row_of_nvidia_smi_is_memory_still_held() {
 fn memory_described_as_still_held_is_memory_not_released() {
     let text = "When I finish training LoRA, even though the process has ended, the GPU memory remains occupied.";
     assert_eq!(read_situation(&parse(text), text).0, Situation::NotReleased);
+    let ghost = "nvidia-smi shows nothing in process but memory is used. nvtop shows a ghost process there using the memory.";
+    assert_eq!(situation_of(ghost), Situation::NotReleased);
 }
 
 #[test]
@@ -351,6 +353,17 @@ fn a_gpu_said_to_have_gigabytes_of_ram_ran_out_on_the_card() {
 }
 
 #[test]
+fn shared_memory_that_crashes_or_runs_out_is_no_card_running_out() {
+    assert!(mentions_running_out("the gpu memory crashed again"));
+    assert!(!mentions_running_out(
+        "[bug] shared memory crash running kimi k2 with sglang on 4x rtx 6000"
+    ));
+    assert!(!mentions_running_out(
+        "triton.runtime.errors.outofresources: out of resource: shared memory, required: 106496"
+    ));
+}
+
+#[test]
 fn video_generators_and_the_vae_s_fallback_are_the_diffusion_stack() {
     for text in [
         "Warning: Ran out of memory when regular decoding, retrying with tiled VAE decoding.",
@@ -485,6 +498,10 @@ fn growth_is_read_from_prose() {
     assert!(grows("Continuous rising of GPU memory"));
     assert!(grows("显存从最开始的30G一致上涨"));
     assert!(!grows("CUDA out of memory. Tried to allocate 2.00 GiB"));
+    // "Rising" inside another word.
+    assert!(!grows(
+        "it is surprising that it fails with this GPU memory issue"
+    ));
 }
 
 #[test]
