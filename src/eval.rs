@@ -96,6 +96,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave26.jsonl",
             "pastes-dev-wave28.jsonl",
             "pastes-dev-wave35.jsonl",
+            "pastes-dev-wave37.jsonl",
         ],
     ),
     (
@@ -139,6 +140,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave33.jsonl",
             "queries-dev-wave34.jsonl",
             "queries-dev-wave36.jsonl",
+            "queries-dev-wave38.jsonl",
         ],
     ),
     (

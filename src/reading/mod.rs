@@ -168,7 +168,11 @@ impl Reading<'_> {
         if english_names.is_empty() {
             return self;
         }
-        let glossed = format!("{}\n{}", self.text, english_names.join("\n"));
+        let glossed = format!(
+            "{}\n{}",
+            self.text,
+            names_said_in(&self.text, english_names)
+        );
         (self.situation, self.situation_by_default) =
             situation::read_situation(&self.parsed, &glossed);
         self
@@ -188,7 +192,8 @@ impl Reading<'_> {
         }
         let lower = self.text.to_lowercase();
         let read = |part: &str| {
-            let glossed = format!("{part}\n{}", names_in(part).join("\n")).to_lowercase();
+            let glossed =
+                format!("{part}\n{}", names_said_in(part, &names_in(part))).to_lowercase();
             (
                 situation::single_phase_named(&glossed),
                 situation::mentions_running_out(&glossed),
@@ -215,6 +220,19 @@ impl Reading<'_> {
         }
         self
     }
+}
+
+/// The concepts' English names that `text` names, one a line, for reading its situation
+/// again; a phase's name is left out where the text names that phase only as one it has
+/// left behind or compares against ("ट्रेनिंग के बाद", "more than training").
+fn names_said_in(text: &str, english_names: &[String]) -> String {
+    let lower = text.to_lowercase();
+    english_names
+        .iter()
+        .map(String::as_str)
+        .filter(|name| !situation::phase_only_left_behind(&lower, name))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The prose of a paste: frame lines, source lines under them and C++ frames removed; the

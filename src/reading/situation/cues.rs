@@ -560,7 +560,8 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
     let said_first = [
         "خلصت",
         "تخلص",
-        "نفدت",
+        // "Runs out" in the present and the past, ذ often typed for د: تنفد, ينفذ, نفدت.
+        r"[تي]?نف[دذ]\p{Arabic}*",
         "امتلأت",
         "plus de",
         "manque de",

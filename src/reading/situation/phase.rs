@@ -295,11 +295,10 @@ fn count_phases_said(lower: &str, evidence: &mut PhaseEvidence) {
     }
 }
 
-/// Phase words in `lower`, one point each; a word said after a negation ("without
-/// training", «بلا تدريب», "bina training") names the phase the text is not in, and so
-/// does one the text has left behind: "after training", «بعد التدريب», "ट्रेनिंग के बाद".
-pub(super) fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
-    let words: Vec<&str> = if lower.is_ascii() {
+/// The words phase words are looked for among: runs of letters and digits, Arabic's article
+/// cut.
+fn phase_text_words(lower: &str) -> Vec<&str> {
+    if lower.is_ascii() {
         // What `WORD` finds in ASCII text (most pastes): runs of letters and digits.
         lower
             .split(|c: char| !c.is_ascii_alphanumeric())
@@ -309,23 +308,86 @@ pub(super) fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
         WORD.find_iter(lower)
             .map(|m| without_arabic_article(m.as_str()))
             .collect()
-    };
+    }
+}
+
+/// A phase word of the text, and whether the text has left that phase behind, denies it
+/// or compares another phase against it.
+#[derive(Debug, Clone, Copy)]
+struct PhaseSaid {
+    inference: bool,
+    left_behind: bool,
+}
+
+fn phase_words_said(words: &[&str]) -> Vec<PhaseSaid> {
+    let mut said = Vec::new();
     for (at, word) in words.iter().enumerate() {
+        // Whisper and the tools named after it (whisperx, whisperjav) transcribe.
+        let inference = if PHASE_WORDS.0.contains(word) || word.starts_with("whisper") {
+            true
+        } else if PHASE_WORDS.1.contains(word) {
+            false
+        } else {
+            continue;
+        };
         let before = at.checked_sub(1).map(|i| words[i]);
+        let denied_during = before.is_some_and(|b| DURING.contains(&b))
+            && at.checked_sub(2).is_some_and(|i| is_negation(words[i]));
         let left_behind = before.is_some_and(|b| is_negation(b) || PHASE_LEFT.contains(&b))
+            || denied_during
+            || is_said_finished(words, at)
             || matches!(
                 (words.get(at + 1), words.get(at + 2)),
                 (Some(&("के" | "ke")), Some(&("बाद" | "baad" | "bad")))
             )
-            || is_compared_against(&words, at);
-        if left_behind {
-            continue;
-        }
-        // Whisper and the tools named after it (whisperx, whisperjav) transcribe.
-        if PHASE_WORDS.0.contains(word) || word.starts_with("whisper") {
-            evidence.inference += 1;
-        } else if PHASE_WORDS.1.contains(word) {
-            evidence.training += 1;
+            || is_compared_against(words, at);
+        said.push(PhaseSaid {
+            inference,
+            left_behind,
+        });
+    }
+    said
+}
+
+/// Whether the phase a concept's English name names ("training", "evaluation") is said in
+/// `lower` only where the text has left it behind, denies it or compares against it ("after
+/// training", «بعد التدريب», "ट्रेनिंग के बाद", "more than training"): the glossary's name for
+/// it, added to typed words, must not count as the phase the text is in.
+pub fn phase_only_left_behind(lower: &str, english_name: &str) -> bool {
+    let names = |set: &FxHashSet<&str>| {
+        english_name
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| set.contains(word))
+    };
+    let inference = match (names(&PHASE_WORDS.0), names(&PHASE_WORDS.1)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => return false,
+    };
+    let words = phase_text_words(lower);
+    let mut of_phase = phase_words_said(&words)
+        .into_iter()
+        .filter(|said| said.inference == inference)
+        .peekable();
+    of_phase.peek().is_some() && of_phase.all(|said| said.left_behind)
+}
+
+/// Phase words in `lower`, one point each; a word said after a negation ("without
+/// training", «بلا تدريب», "bina training") names the phase the text is not in, and so
+/// does one the text has left behind: "after training", «بعد التدريب», "ट्रेनिंग के बाद".
+pub(super) fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
+    let words = phase_text_words(lower);
+    for said in phase_words_said(&words) {
+        match said {
+            PhaseSaid {
+                left_behind: true, ..
+            } => {}
+            PhaseSaid {
+                inference: true, ..
+            } => evidence.inference += 1,
+            PhaseSaid {
+                inference: false, ..
+            } => evidence.training += 1,
         }
     }
     evidence.inference += INFERENCE_PHRASES
@@ -376,6 +438,41 @@ fn is_compared_against(words: &[&str], at: usize) -> bool {
 /// Words that, set before a phase word, say the text has moved past that phase.
 const PHASE_LEFT: &[&str] = &["after", "après", "apres", "بعد", "baad", "बाद"];
 
+/// Verbs that say a phase came to its end: "after training finishes", «بعد ما يخلص التدريب».
+const FINISHED: &[&str] = &[
+    "finishes",
+    "finished",
+    "ends",
+    "ended",
+    "done",
+    "completes",
+    "completed",
+    "termine",
+    "terminé",
+    "fini",
+    "finit",
+    "يخلص",
+    "خلص",
+    "تخلص",
+    "ينتهي",
+    "انتهى",
+    "انتهي",
+    "يكمل",
+    "كمل",
+];
+
+/// Whether the phase word at `at` is said to have finished, after a word of [`PHASE_LEFT`]
+/// a few words before it: "after the training is done", «بعد ما يخلص التدريب». The phase
+/// the text is in comes later.
+fn is_said_finished(words: &[&str], at: usize) -> bool {
+    let near = |i: usize| words.get(i).is_some_and(|w| FINISHED.contains(w));
+    let finished = at.checked_sub(1).is_some_and(near) || near(at + 1) || near(at + 2);
+    finished
+        && words[at.saturating_sub(3)..at]
+            .iter()
+            .any(|w| PHASE_LEFT.contains(w))
+}
+
 /// Words that set what failed against what went well: "training runs fine, but at
 /// evaluation memory fills up". In Hindi पर and "par" are also "on": a split at one that
 /// leaves running out on both sides, or on neither, is passed over.
@@ -399,13 +496,33 @@ const CONTRASTS: &[&str] = &[
     "بينما",
     // Algerian "but".
     "بصح",
+    "although",
+    "whereas",
+    "tandis",
+    "jabki",
+    "जबकि",
+    "رغم",
+    "بالرغم",
 ];
 
 /// The text before and after each contrast word, first to last (`lower`: lowercased).
 pub fn contrast_splits(lower: &str) -> impl Iterator<Item = (&str, &str)> {
-    WORD.find_iter(lower)
-        .filter(|word| CONTRASTS.contains(&word.as_str()))
-        .map(|word| (&lower[..word.start()], &lower[word.end()..]))
+    let words: Vec<_> = WORD.find_iter(lower).collect();
+    // Arabic "although" is two words, «مع ان» ("with that"); «مع» alone is only "with".
+    let although = |i: usize| {
+        words[i].as_str() == "مع"
+            && words.get(i + 1).is_some_and(|next| {
+                matches!(
+                    next.as_str(),
+                    "ان" | "انه" | "انو" | "اني" | "انها" | "أن" | "إن"
+                )
+            })
+    };
+    let splits: Vec<(&str, &str)> = (0..words.len())
+        .filter(|&i| CONTRASTS.contains(&words[i].as_str()) || although(i))
+        .map(|i| (&lower[..words[i].start()], &lower[words[i].end()..]))
+        .collect();
+    splits.into_iter()
 }
 
 /// The one phase `lower` names, if it names one and not the other: `Some(true)` for
@@ -459,6 +576,26 @@ const NEGATIONS: &[&str] = &[
     "مب",
     "ماني",
     "مانيش",
+    "ليس",
+    "وليس",
+    "ومش",
+    "ومو",
+];
+
+/// Words that may stand between a negation and the phase it denies: "not during training",
+/// «وليس اثناء التدريب».
+const DURING: &[&str] = &[
+    "during",
+    "while",
+    "in",
+    "pendant",
+    "lors",
+    "اثناء",
+    "أثناء",
+    "خلال",
+    "وقت",
+    "في",
+    "عند",
 ];
 
 /// An Arabic word without its article and the conjunction or preposition glued to it

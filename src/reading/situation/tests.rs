@@ -750,3 +750,52 @@ fn a_card_said_not_up_to_it_ran_out_but_one_missing_or_crashed_did_not() {
         "my ram crashed while loading the data"
     ));
 }
+
+#[test]
+fn a_phase_said_only_as_left_behind_or_compared_against_is_not_the_glossed_phase() {
+    let after_and_than =
+        "ट्रेनिंग के बाद बस टेस्ट डेटा पर नतीजे निकाल रहा हूं फिर भी मेमरी खत्म, ट्रेनिंग से ज्यादा कैसे लग रही";
+    assert!(phase_only_left_behind(after_and_than, "training"));
+    assert!(!phase_only_left_behind(after_and_than, "evaluation"));
+    assert!(phase_only_left_behind(
+        "after training, predicting on the test set runs out of memory",
+        "training"
+    ));
+    // Said once as the phase the text is in: the name stands.
+    assert!(!phase_only_left_behind(
+        "after the first epoch of training the memory runs out",
+        "training"
+    ));
+    // Not a phase's name.
+    assert!(!phase_only_left_behind("after training", "memory"));
+    // Said to have finished, a few words after "after".
+    assert!(phase_only_left_behind(
+        "after the training is done, predicting runs out of memory",
+        "training"
+    ));
+    assert!(phase_only_left_behind(
+        "بعد ما يخلص التدريب يطلع خطا الذاكره",
+        "training"
+    ));
+    // Denied with a word between: "not during training".
+    assert!(phase_only_left_behind(
+        "لماذا تنفد الذاكرة عند اختبار النموذج فقط وليس اثناء التدريب",
+        "training"
+    ));
+}
+
+#[test]
+fn arabic_although_in_two_words_sets_one_phase_against_the_other() {
+    let text = "يبدا يختبر يطلع خطا الذاكره، مع ان التدريب نفسه عادي";
+    let splits: Vec<_> = contrast_splits(text).collect();
+    assert_eq!(splits.len(), 1);
+    assert!(splits[0].1.contains("التدريب نفسه"));
+    // «مع» alone is "with".
+    assert_eq!(contrast_splits("تدريب مع دفعة كبيرة").count(), 0);
+}
+
+#[test]
+fn arabic_runs_out_in_any_tense_and_either_spelling() {
+    assert!(mentions_running_out("لماذا تنفد الذاكرة عند الاختبار"));
+    assert!(mentions_running_out("نفذت الذاكره"));
+}

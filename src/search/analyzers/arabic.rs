@@ -26,7 +26,12 @@ pub struct ArabicRewrite;
 impl Rewrite for ArabicRewrite {
     fn rewrite(&self, token: &mut Token) -> bool {
         let mut word = normalize(&token.text);
-        if word.is_empty() || STOP_WORDS.contains(&word) {
+        // A function word with «و» ("and") glued on is still one: «وماكو», «ولكن».
+        let unglued = word.strip_prefix('و').filter(|rest| char_len(rest) >= 2);
+        if word.is_empty()
+            || STOP_WORDS.contains(&word)
+            || unglued.is_some_and(|rest| STOP_WORDS.contains(rest))
+        {
             return false;
         }
         if !is_identifier_like(&word) {
@@ -179,6 +184,8 @@ mod tests {
             ("فِي", ""),
             ("لماذا", ""),
             ("على", ""),
+            ("وماكو", ""),
+            ("وهذا", ""),
         ];
         for (word, expected) in table {
             assert_eq!(one(word), expected, "{word}");
