@@ -168,11 +168,7 @@ impl Reading<'_> {
         if english_names.is_empty() {
             return self;
         }
-        let glossed = format!(
-            "{}\n{}",
-            self.text,
-            names_said_in(&self.text, english_names)
-        );
+        let glossed = format!("{}\n{}", self.text, names_said_in(self.text, english_names));
         (self.situation, self.situation_by_default) =
             situation::read_situation(&self.parsed, &glossed);
         self
