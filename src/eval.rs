@@ -97,6 +97,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave28.jsonl",
             "pastes-dev-wave35.jsonl",
             "pastes-dev-wave37.jsonl",
+            "pastes-dev-wave39.jsonl",
         ],
     ),
     (
@@ -141,6 +142,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave34.jsonl",
             "queries-dev-wave36.jsonl",
             "queries-dev-wave38.jsonl",
+            "queries-dev-wave40.jsonl",
         ],
     ),
     (

@@ -29,8 +29,10 @@ static CPU_OOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"defaultcpuallocator|posix_memalign|buynewram|notenoughmemory:youtriedtoallocate",
         r"|killedbysignal:killed|std::bad_alloc|outofmemory:kill(?:ed)?process|oom-kill|oom_kill",
-        // Chinese for "got killed" (被killed, 被kill掉), where the shell's own line is not pasted.
-        r"|被kill",
+        // Chinese for "got killed" (被killed, 被kill掉, killed了; "kill了" is also "I killed"),
+        // where the shell's own line is not pasted, and for "the RAM is full" (内存满了; 显存 is
+        // the card's).
+        r"|被kill|killed了|内存满",
         // Ray's memory monitor, which kills a worker before the kernel would.
         r"|killedduetothenoderunninglowonmemory",
     ))
@@ -229,6 +231,15 @@ mod tests {
         let ray = "Traceback (most recent call last):\n  File \"run.py\", line 3, in <module>\n\
                    ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.";
         assert_eq!(crate::traceback::parse(ray).kind, ErrorKind::CpuOom);
+        assert_eq!(
+            kind("推理时模型加载Killed了，看了下，是内存满了"),
+            Some(ErrorKind::CpuOom)
+        );
+        // "I killed all the processes, then the card's memory was freed".
+        assert_ne!(
+            kind("kill了所有进程之后显存会释放"),
+            Some(ErrorKind::CpuOom)
+        );
     }
 
     #[test]

@@ -355,3 +355,34 @@ async fn algerian_but_sets_the_phase_that_crashed_against_the_one_that_went_well
     )
     .await;
 }
+
+#[tokio::test]
+async fn french_loanwords_in_arabic_script_name_their_concepts() {
+    // Written for this test: "the tensors are not in the same place, one on the card, one on
+    // the CPU" with the Maghreb's «التونسورات» and «السيبيو».
+    assert_found_first(
+        "التونسورات ماشي في نفس البلاصة، وحدة في الكارطة و وحدة في السيبيو",
+        "ar",
+        "device-mismatch",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_phase_said_to_be_over_or_to_go_well_is_not_where_memory_ran_out() {
+    // Written for this test: "after training finishes and it tests on the test data, a memory
+    // error comes up, although training itself is fine".
+    assert_found_first(
+        "بعد ما يخلص التدريب ويبدا يختبر على البيانات يطلع خطا الذاكره، مع ان التدريب نفسه ماشي",
+        "ar",
+        "cuda-oom-inference",
+    )
+    .await;
+    // "After training, results on test data, memory runs out; why more than training?"
+    assert_found_first(
+        "training ke baad sirf test data par result nikal raha hu, memory khatam, training se zyada kyu",
+        "hi",
+        "cuda-oom-inference",
+    )
+    .await;
+}

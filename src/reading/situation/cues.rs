@@ -32,7 +32,7 @@ static GROWTH_SAID: LazyLock<Regex> = LazyLock::new(|| {
         r"(?x)
         (memory|usage|consumption)[^.\n]{0,40}\b(increas|grow|ris(e|ing))
       | \b(increas|grow|ris(e|es|ing)\b)\w*[^.\n]{0,30}(memory|usage|consumption)
-      | (显存|内存)[^。，,.\n]{0,15}(不断|持续|一直)?(增加|增长|上升|上涨|增大)",
+      | (显存|内存)[^。，,.\n]{0,15}(不断|持续|一直)?(增加|增长|上升|上涨|增大|飙升|暴涨|猛增)",
     )
     .expect("growth pattern")
 });
@@ -205,7 +205,7 @@ pub(super) static HELD_AFTER_OOM: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The DataLoader's report that the kernel killed one of its workers.
 static WORKER_KILLED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)DataLoader worker \(pid[^)]{0,40}\) is killed by signal: Killed")
+    Regex::new(r"(?i)DataLoader worker \(pid[^)]{0,40}\)\s*is killed by signal: Killed")
         .expect("worker killed pattern")
 });
 
@@ -227,6 +227,14 @@ const NOT_RELEASED_ZH: &[&str] = &[
     "不释放",
     "释放不了",
     "不会释放",
+    // "Cannot be cleared", "stays occupied".
+    "无法清理",
+    "清理不了",
+    "无法清除",
+    "清除不了",
+    "清不掉",
+    "一直占用",
+    "一直被占用",
 ];
 
 /// Memory said to be still taken: "still occupied", «لسا محجوزه», "toujours occupée". Not
@@ -279,6 +287,11 @@ static NVIDIA_SMI_MEMORY: LazyLock<Regex> = LazyLock::new(|| {
 /// Phrases for "out of memory" as people type them in each language.
 const OUT_OF_MEMORY: &[&str] = &[
     "out of memory",
+    "out of ram",
+    "out of system ram",
+    "out of system memory",
+    "out of host memory",
+    "out of cpu memory",
     "oom",
     "memory error",
     "نفاد",

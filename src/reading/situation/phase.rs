@@ -22,6 +22,8 @@ const INFERENCE_WORDS: &[&str] = &[
     "evaluating",
     "inference",
     "infer",
+    "inferencing",
+    "inferring",
     "predict",
     "prediction",
     "predictions",
@@ -54,6 +56,8 @@ const INFERENCE_WORDS: &[&str] = &[
     // Embedding models encode sentences into vectors once they are trained.
     "encode",
     "encoding",
+    // The verb: an embedding layer is trained like any other.
+    "embed",
     // The density of the prompt grid of Segment Anything's automatic mask generator.
     "points_per_side",
     "points_per_batch",
@@ -65,6 +69,9 @@ const INFERENCE_WORDS: &[&str] = &[
     "génération",
     "prédiction",
     "تقييم",
+    "اختبار",
+    "يختبر",
+    "نختبر",
     "استدلال",
     "تحقق",
     "فاليديشن",
@@ -97,6 +104,7 @@ const TRAINING_WORDS: &[&str] = &[
     "backward",
     "pretrain",
     "entraînement",
+    "entrainement",
     "تدريب",
     "प्रशिक्षण",
     "ट्रेनिंग",

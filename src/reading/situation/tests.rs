@@ -73,6 +73,12 @@ fn script_names_and_words_tell_inference_from_training() {
     );
     let words = "on validation I've got OOM: RuntimeError: CUDA out of memory.";
     assert!(phase_evidence(&parse(words), &lowered_head(words)).is_inference());
+    // Inferencing long files, embedding a corpus: the model is being run.
+    let inferencing = "When inferencing files that have long prolonged sounds, it causes CUDA Out of Memory error";
+    assert_eq!(situation_of(inferencing), Situation::InferenceOom);
+    let embedding =
+        "CUDA out of memory while the retriever tries to embed 6492 images in a single batch";
+    assert_eq!(situation_of(embedding), Situation::InferenceOom);
 }
 
 #[test]
@@ -350,6 +356,8 @@ fn a_gpu_said_to_have_gigabytes_of_ram_ran_out_on_the_card() {
     assert_eq!(situation_of(host), Situation::HostRam);
     let crashed = "My RAM crashes when I embed 10,000 proteins. I have 12GB RAM.";
     assert_eq!(situation_of(crashed), Situation::HostRam);
+    let system = "it happens during saving a checkpoint: we run out of system RAM and the OS kills the process";
+    assert_eq!(situation_of(system), Situation::HostRam);
 }
 
 #[test]
