@@ -624,4 +624,9 @@ pub(super) fn mentions_memory(lower: &str) -> bool {
     ]
     .iter()
     .any(|w| lower.contains(w))
+        || VRAM.is_match(lower)
 }
+
+/// VRAM as a word, not inside a flag (`--reserve-vram 2`, `--lowvram`).
+static VRAM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|[^\w-])vram\b").expect("vram pattern"));

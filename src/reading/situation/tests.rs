@@ -150,6 +150,13 @@ fn memory_described_as_still_held_is_memory_not_released() {
     assert_eq!(read_situation(&parse(text), text).0, Situation::NotReleased);
     let ghost = "nvidia-smi shows nothing in process but memory is used. nvtop shows a ghost process there using the memory.";
     assert_eq!(situation_of(ghost), Situation::NotReleased);
+    let vram =
+        "After finishing a prompt, the cache of the VRAM is not released, forcing me to restart";
+    assert_eq!(situation_of(vram), Situation::NotReleased);
+    // A launcher's flag is no word about memory.
+    assert!(!mentions_memory(
+        "startup arguments: -uv --reserve-vram 2 --fast-fp16"
+    ));
 }
 
 #[test]
