@@ -222,11 +222,11 @@ impl Reading<'_> {
 /// again; a phase's name is left out where the text names that phase only as one it has
 /// left behind or compares against ("ट्रेनिंग के बाद", "more than training").
 fn names_said_in(text: &str, english_names: &[String]) -> String {
-    let lower = text.to_lowercase();
+    let left_behind = situation::PhasesLeftBehind::of(&text.to_lowercase());
     english_names
         .iter()
         .map(String::as_str)
-        .filter(|name| !situation::phase_only_left_behind(&lower, name))
+        .filter(|name| !left_behind.names(name))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -20,7 +20,7 @@ pub use self::figures::{MemoryReading, read_memory};
 use self::figures::{free_exceeds_request, is_typed_sentence};
 use self::phase::*;
 pub use self::phase::{
-    contrast_splits, is_negation, is_negation_after, names_a_phase, phase_only_left_behind,
+    PhasesLeftBehind, contrast_splits, is_negation, is_negation_after, names_a_phase,
     single_phase_named,
 };
 pub use self::stack::stack;

@@ -357,27 +357,42 @@ fn phase_words_said(words: &[&str]) -> Vec<PhaseSaid> {
     said
 }
 
-/// Whether the phase a concept's English name names ("training", "evaluation") is said in
-/// `lower` only where the text has left it behind, denies it or compares against it ("after
-/// training", «بعد التدريب», "ट्रेनिंग के बाद", "more than training"): the glossary's name for
-/// it, added to typed words, must not count as the phase the text is in.
-pub fn phase_only_left_behind(lower: &str, english_name: &str) -> bool {
-    let names = |set: &FxHashSet<&str>| {
-        english_name
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|word| set.contains(word))
-    };
-    let inference = match (names(&PHASE_WORDS.0), names(&PHASE_WORDS.1)) {
-        (true, false) => true,
-        (false, true) => false,
-        _ => return false,
-    };
-    let words = phase_text_words(lower);
-    let mut of_phase = phase_words_said(&words)
-        .into_iter()
-        .filter(|said| said.inference == inference)
-        .peekable();
-    of_phase.peek().is_some() && of_phase.all(|said| said.left_behind)
+/// The phases a text names only where it has left them behind, denies them or compares
+/// against them ("after training", «بعد التدريب», "ट्रेनिंग के बाद", "more than training"): the
+/// glossary's names for them, added to typed words, must not count as the phase the text is in.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PhasesLeftBehind {
+    training: bool,
+    inference: bool,
+}
+
+impl PhasesLeftBehind {
+    pub fn of(lower: &str) -> Self {
+        let words = phase_text_words(lower);
+        let said = phase_words_said(&words);
+        let only_left = |inference: bool| {
+            let mut of_phase = said.iter().filter(|s| s.inference == inference).peekable();
+            of_phase.peek().is_some() && of_phase.all(|s| s.left_behind)
+        };
+        Self {
+            training: only_left(false),
+            inference: only_left(true),
+        }
+    }
+
+    /// Whether a concept's English name ("training", "evaluation") names one of these phases.
+    pub fn names(self, english_name: &str) -> bool {
+        let names = |set: &FxHashSet<&str>| {
+            english_name
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|word| set.contains(word))
+        };
+        match (names(&PHASE_WORDS.0), names(&PHASE_WORDS.1)) {
+            (true, false) => self.inference,
+            (false, true) => self.training,
+            _ => false,
+        }
+    }
 }
 
 /// Phase words in `lower`, one point each; a word said after a negation ("without

@@ -766,6 +766,10 @@ fn a_card_said_not_up_to_it_ran_out_but_one_missing_or_crashed_did_not() {
     ));
 }
 
+fn phase_only_left_behind(lower: &str, english_name: &str) -> bool {
+    PhasesLeftBehind::of(lower).names(english_name)
+}
+
 #[test]
 fn a_phase_said_only_as_left_behind_or_compared_against_is_not_the_glossed_phase() {
     let after_and_than =
