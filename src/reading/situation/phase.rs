@@ -360,7 +360,7 @@ fn phase_words_said(words: &[&str]) -> Vec<PhaseSaid> {
 /// The phases a text names only where it has left them behind, denies them or compares
 /// against them ("after training", «بعد التدريب», "ट्रेनिंग के बाद", "more than training"): the
 /// glossary's names for them, added to typed words, must not count as the phase the text is in.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct PhasesLeftBehind {
     training: bool,
     inference: bool,
@@ -382,12 +382,7 @@ impl PhasesLeftBehind {
 
     /// Whether a concept's English name ("training", "evaluation") names one of these phases.
     pub fn names(self, english_name: &str) -> bool {
-        let names = |set: &FxHashSet<&str>| {
-            english_name
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|word| set.contains(word))
-        };
-        match (names(&PHASE_WORDS.0), names(&PHASE_WORDS.1)) {
+        match phases_named(english_name) {
             (true, false) => self.inference,
             (false, true) => self.training,
             _ => false,
@@ -565,9 +560,18 @@ pub fn single_phase_named(lower: &str) -> Option<bool> {
 /// Whether a concept's English name is a phase word ("training", "evaluation"): said
 /// after a negation, it names the phase the text is not in.
 pub fn names_a_phase(english_name: &str) -> bool {
-    english_name
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|word| PHASE_WORDS.0.contains(word) || PHASE_WORDS.1.contains(word))
+    let (inference, training) = phases_named(english_name);
+    inference || training
+}
+
+/// Whether a concept's English name holds a word of inference, and one of training.
+fn phases_named(english_name: &str) -> (bool, bool) {
+    let names = |set: &FxHashSet<&str>| {
+        english_name
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| set.contains(word))
+    };
+    (names(&PHASE_WORDS.0), names(&PHASE_WORDS.1))
 }
 
 pub fn is_negation(word: &str) -> bool {
