@@ -98,6 +98,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave35.jsonl",
             "pastes-dev-wave37.jsonl",
             "pastes-dev-wave39.jsonl",
+            "pastes-dev-wave41.jsonl",
         ],
     ),
     (
@@ -143,6 +144,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave36.jsonl",
             "queries-dev-wave38.jsonl",
             "queries-dev-wave40.jsonl",
+            "queries-dev-wave42.jsonl",
         ],
     ),
     (

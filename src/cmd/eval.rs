@@ -1,11 +1,21 @@
 //! `ilaj eval`: the evaluation sets through the API, as a table.
 
-use super::{CmdError, load_state};
+use super::CmdError;
 use crate::cli::EvalArgs;
+use crate::content;
 use crate::web;
 
+/// Refuses to measure a content folder with problems: a glossary that fails to parse is
+/// dropped by the loader, and the numbers would silently describe a different engine.
 pub async fn run(args: &EvalArgs) -> Result<(), CmdError> {
-    let state = load_state(&args.content)?;
+    let report = content::load_dir(&args.content)?;
+    if !report.problems.is_empty() {
+        for problem in &report.problems {
+            eprintln!("{problem}");
+        }
+        return Err(CmdError::ContentProblems(report.problems.len()));
+    }
+    let state = web::AppState::new(report.library)?;
     let library = state.library();
     if let Some(path) = &args.features {
         let rows = crate::eval::dev_features(&state.engine(), &args.eval_dir)?;

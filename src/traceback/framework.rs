@@ -36,7 +36,12 @@ const FOREIGN: &[(&str, &str)] = &[
 
 /// Prefixes of a library's C functions, which it prints in its logs
 /// (`ggml_backend_cuda_buffer_type_alloc_buffer: allocating …`).
-const FOREIGN_PREFIXES: &[(&str, &str)] = &[("ggml_", "llama.cpp"), ("llm_load_", "llama.cpp")];
+const FOREIGN_PREFIXES: &[(&str, &str)] = &[
+    ("ggml_", "llama.cpp"),
+    ("llm_load_", "llama.cpp"),
+    // MLX's packages: mlx_lm, mlx_vlm, mlx_whisper.
+    ("mlx_", "MLX"),
+];
 
 /// Tokens only a PyTorch run prints: any of them and the error is PyTorch's, whatever else
 /// the paste mentions (Keras 3 and JAX code can run on PyTorch too).
@@ -119,6 +124,10 @@ mod tests {
             (
                 "panic: unable to load model\n\ngoroutine 7 [running]:",
                 "Ollama",
+            ),
+            (
+                "When using `mlx_lm.generate()`: [METAL] Command buffer execution failed: Insufficient Memory",
+                "MLX",
             ),
         ] {
             assert_eq!(foreign_framework(text), Some(framework), "{text}");

@@ -8,6 +8,7 @@ mod api_match;
 mod browser;
 mod catalog;
 mod cli_check;
+mod cli_eval;
 mod db_growth;
 mod db_query_log;
 mod db_report;

@@ -386,3 +386,27 @@ async fn a_phase_said_to_be_over_or_to_go_well_is_not_where_memory_ran_out() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn maghrebi_filling_up_and_a_phase_said_to_take_more_than_training() {
+    // Written for this test: "fine in training, but when it predicts on new data the memory
+    // fills up, more than in training", with the Maghreb's «كيعمر» and «كثر من».
+    assert_found_first(
+        "التدريب داز مزيان، ولكن ملي كيتوقع على داتا جديدة الميموار كيعمر كثر من التدريب",
+        "ar",
+        "cuda-oom-inference",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn levantine_words_for_a_card_pytorch_cannot_see() {
+    // Written for this test: "I installed torch and everything runs on the processor, it says
+    // there is no card".
+    assert_found_first(
+        "نزلت تورش وكل شي عم يشتغل عالبروسيسور وبيقلي ما في كرت",
+        "ar",
+        "cuda-not-available",
+    )
+    .await;
+}

@@ -97,6 +97,25 @@ static LANGUAGE_MODEL: LazyLock<Regex> = LazyLock::new(|| {
     .expect("language model pattern")
 });
 
+/// Text generated over a long prompt, a long context or a conversation, where the KV cache
+/// grows with every token ("a prompt with 126k tokens", `num_ctx`, "chat", 多轮对话).
+static GENERATES_AT_LENGTH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        \b(?:long|longer|large|huge)\ (?:prompts?|contexts?|inputs?|conversations?|dialogues?)\b
+      | \b(?:num_ctx|max_new_tokens|max_model_len|context_length)\b
+      | \bcontext\ (?:length|window|size|len)\b
+      | \b\d+\ ?k\ (?:tokens?|context)\b
+      | \b(?:chat|chatting|conversation|conversations|multi-turn|dialogue)\b
+      | 对话|上下文|多轮|長文本|长文本",
+    )
+    .expect("long generation pattern")
+});
+
+pub(super) fn generates_at_length(lower: &str) -> bool {
+    GENERATES_AT_LENGTH.is_match(lower)
+}
+
 /// `lower`: the text's head, lowercased.
 pub(super) fn names_a_language_model(lower: &str) -> bool {
     LANGUAGE_MODEL.is_match(lower)

@@ -429,7 +429,8 @@ pub(super) fn count_phase_words(lower: &str, evidence: &mut PhaseEvidence) {
 /// memory than training", «ياكل ذاكره اكثر من التدريب», "plus que l'entraînement",
 /// "training से ज़्यादा". The phase that ran out is the one compared, not this one.
 fn is_compared_against(words: &[&str], at: usize) -> bool {
-    const MORE: &[&str] = &["more", "اكثر", "أكثر", "plus"];
+    // «اكتر» is the Egyptian and Levantine spelling, «كثر» the Maghrebi and Gulf word.
+    const MORE: &[&str] = &["more", "اكثر", "أكثر", "plus", "اكتر", "أكتر", "كثر"];
     const THAN: &[&str] = &["than", "من", "que", "qu"];
     // "than the training", "que l'entraînement", "than during training".
     let than_at = match at.checked_sub(1).map(|i| words[i]) {

@@ -717,6 +717,8 @@ fn the_phase_another_is_compared_against_counts_for_neither() {
         "evaluation uses more memory than training, why?",
         "la prédiction prend plus de mémoire que l'entraînement",
         "التقييم ياكل ذاكره اكثر من التدريب نفسه",
+        "التقييم بياكل ميموري اكتر من التدريب",
+        "التوقع كيعمر الميموار كثر من التدريب",
         "eval me training se zyada memory lagti h",
     ] {
         let mut evidence = PhaseEvidence::default();
@@ -817,4 +819,18 @@ fn arabic_although_in_two_words_sets_one_phase_against_the_other() {
 fn arabic_runs_out_in_any_tense_and_either_spelling() {
     assert!(mentions_running_out("لماذا تنفد الذاكرة عند الاختبار"));
     assert!(mentions_running_out("نفذت الذاكره"));
+}
+
+#[test]
+fn a_language_model_generating_over_a_long_prompt_or_a_chat_holds_a_kv_cache() {
+    for text in [
+        "OOM when doing text generation with Yarn-Llama-2-7b-128k, I am using a prompt with 126k tokens on 1 GPU",
+        "Gemma 2 9b: generating in the chat script runs out of memory while the generate script fits",
+        "qwen 7b 推理时多轮对话后 CUDA out of memory",
+    ] {
+        assert_eq!(situation_of(text), Situation::LlmServing, "{text}");
+    }
+    // Evaluating a language model on a benchmark is the evaluation loop's memory.
+    let eval = "CUDA out of memory while evaluating llama3 8b on the benchmark, batch size 8";
+    assert_eq!(situation_of(eval), Situation::InferenceOom);
 }
