@@ -99,6 +99,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave37.jsonl",
             "pastes-dev-wave39.jsonl",
             "pastes-dev-wave41.jsonl",
+            "pastes-dev-wave43.jsonl",
         ],
     ),
     (
@@ -145,6 +146,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave38.jsonl",
             "queries-dev-wave40.jsonl",
             "queries-dev-wave42.jsonl",
+            "queries-dev-wave44.jsonl",
         ],
     ),
     (

@@ -78,6 +78,18 @@ const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[
         &["shape", "dtype", "tensors on different devices"],
         "device-side-assert",
     ),
+    // The same, when the error is said to come from CUDA rather than from the card.
+    (
+        "labels",
+        "cuda",
+        &[
+            "shape",
+            "dtype",
+            "tensors on different devices",
+            "gpu not detected",
+        ],
+        "device-side-assert",
+    ),
     // Loading old weights that the newer default refuses: the weights_only change, not the
     // keys of the state_dict.
     (

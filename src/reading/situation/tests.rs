@@ -718,7 +718,7 @@ fn the_phase_another_is_compared_against_counts_for_neither() {
         "la prédiction prend plus de mémoire que l'entraînement",
         "التقييم ياكل ذاكره اكثر من التدريب نفسه",
         "التقييم بياكل ميموري اكتر من التدريب",
-        "التوقع كيعمر الميموار كثر من التدريب",
+        "التقييم كيعمر الميموار كثر من التدريب",
         "eval me training se zyada memory lagti h",
     ] {
         let mut evidence = PhaseEvidence::default();
@@ -833,4 +833,19 @@ fn a_language_model_generating_over_a_long_prompt_or_a_chat_holds_a_kv_cache() {
     // Evaluating a language model on a benchmark is the evaluation loop's memory.
     let eval = "CUDA out of memory while evaluating llama3 8b on the benchmark, batch size 8";
     assert_eq!(situation_of(eval), Situation::InferenceOom);
+}
+
+#[test]
+fn unused_memory_barely_the_size_of_the_request_is_a_full_card_not_fragmentation() {
+    // 0.61 GiB reserved and unused against a 608 MiB request: a quarter of what PyTorch holds,
+    // and no room to spare around the request.
+    let barely = parse(
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 608.00 MiB (GPU 0; 8.00 GiB total capacity; 1.64 GiB already allocated; 0 bytes free; 2.25 GiB reserved in total by PyTorch)",
+    );
+    assert!(!read_memory(&barely.facts).fragmented);
+    // Twice the request unused, in the same share of the reserve: no block was big enough.
+    let roomy = parse(
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 300.00 MiB (GPU 0; 8.00 GiB total capacity; 1.64 GiB already allocated; 0 bytes free; 2.25 GiB reserved in total by PyTorch)",
+    );
+    assert!(read_memory(&roomy.facts).fragmented);
 }
