@@ -75,7 +75,12 @@ const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[
     (
         "labels",
         "gpu",
-        &["shape", "dtype", "tensors on different devices"],
+        &[
+            "shape",
+            "dtype",
+            "tensors on different devices",
+            "gpu not detected",
+        ],
         "device-side-assert",
     ),
     // The same, when the error is said to come from CUDA rather than from the card.
@@ -203,6 +208,19 @@ mod tests {
             ["device-mismatch"]
         );
         assert!(groups_fixing(&names(&["cpu", "gpu", "ram (host memory)"])).is_empty());
+    }
+
+    #[test]
+    fn labels_with_an_error_from_cuda_name_a_device_side_assert() {
+        assert_eq!(
+            groups_fixing(&names(&["labels / targets", "cuda"])),
+            ["device-side-assert"]
+        );
+        // CUDA that cannot find the card is the setting there, not the labels' fault.
+        assert!(
+            !groups_fixing(&names(&["labels / targets", "cuda", "gpu not detected"]))
+                .contains(&"device-side-assert")
+        );
     }
 
     #[test]

@@ -297,10 +297,11 @@ fn rise_explained_by_inference(rise: Growth, parsed: &Parsed, lower: &str) -> bo
 fn by_phase_and_model(phase: PhaseEvidence, lower: &str) -> (Situation, bool) {
     // A language model generating over a long prompt or a conversation holds a KV cache
     // that grows with every token: the serving article's levers, not the evaluation loop's.
-    if phase.is_inference() && names_a_language_model(lower) && generates_at_length(lower) {
+    let language_model = names_a_language_model(lower);
+    if phase.is_inference() && language_model && generates_at_length(lower) {
         return (Situation::LlmServing, false);
     }
-    if !phase.is_inference() && names_a_language_model(lower) {
+    if !phase.is_inference() && language_model {
         // A language model named with no word of serving or evaluation is most often being
         // fine-tuned; with no word of training either, that stays a guess.
         return (Situation::LlmFinetune, phase.training == 0);
