@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::CmdError;
+use super::{CmdError, fail_on_problems};
 use crate::cli::CheckArgs;
 use crate::content::{self, LoadReport};
 use crate::i18n;
@@ -17,13 +17,7 @@ pub fn run(args: &CheckArgs) -> Result<(), CmdError> {
         report.problems.extend(found);
     }
     print_report(&report, &mut std::io::stdout().lock())?;
-    for problem in &report.problems {
-        eprintln!("{problem}");
-    }
-    match report.problems.len() {
-        0 => Ok(()),
-        n => Err(CmdError::ContentProblems(n)),
-    }
+    fail_on_problems(&report.problems)
 }
 
 fn print_report(report: &LoadReport, out: &mut impl Write) -> std::io::Result<()> {

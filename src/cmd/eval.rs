@@ -1,6 +1,6 @@
 //! `ilaj eval`: the evaluation sets through the API, as a table.
 
-use super::CmdError;
+use super::{CmdError, fail_on_problems};
 use crate::cli::EvalArgs;
 use crate::content;
 use crate::web;
@@ -9,12 +9,7 @@ use crate::web;
 /// dropped by the loader, and the numbers would silently describe a different engine.
 pub async fn run(args: &EvalArgs) -> Result<(), CmdError> {
     let report = content::load_dir(&args.content)?;
-    if !report.problems.is_empty() {
-        for problem in &report.problems {
-            eprintln!("{problem}");
-        }
-        return Err(CmdError::ContentProblems(report.problems.len()));
-    }
+    fail_on_problems(&report.problems)?;
     let state = web::AppState::new(report.library)?;
     let library = state.library();
     if let Some(path) = &args.features {

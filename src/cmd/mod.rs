@@ -139,6 +139,18 @@ async fn with_store<T>(
     outcome
 }
 
+/// Prints each content problem (file:line: message) on stderr and fails when there is any:
+/// what `ilaj check` reports, and what stops `ilaj eval` from measuring a partial engine.
+fn fail_on_problems(problems: &[content::Problem]) -> Result<(), CmdError> {
+    for problem in problems {
+        eprintln!("{problem}");
+    }
+    match problems.len() {
+        0 => Ok(()),
+        n => Err(CmdError::ContentProblems(n)),
+    }
+}
+
 /// Loads the content and builds the engine, logging content problems.
 fn load_state(content: &std::path::Path) -> Result<web::AppState, CmdError> {
     let report = content::load_dir(content)?;
