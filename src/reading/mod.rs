@@ -44,6 +44,10 @@ pub struct Reading<'a> {
     /// The situation is training only because nothing in the text said where the error
     /// struck: ranking still prefers it, but it is no evidence for the answer's confidence.
     pub situation_by_default: bool,
+    /// Another reading holds as well as the situation's (see
+    /// [`situation::fragmentation_contested`]): ranking follows the situation, but it does not
+    /// make the answer a known fix.
+    pub situation_contested: bool,
     pub memory: MemoryReading,
     /// The section of the situation's group that holds the fix, when the figures say which.
     pub preferred_section: Option<&'static str>,
@@ -63,6 +67,7 @@ impl<'a> Reading<'a> {
         }
         let (situation, situation_by_default) = situation::read_situation(&parsed, text);
         let memory = situation::read_memory(&parsed.facts);
+        let situation_contested = situation::fragmentation_contested(situation, &parsed, text);
         Reading {
             text,
             code: code_of(&parsed, text),
@@ -70,6 +75,7 @@ impl<'a> Reading<'a> {
             prose_langs,
             situation,
             situation_by_default,
+            situation_contested,
             preferred_section: situation::preferred_section(situation, &memory, &parsed.facts),
             fingerprint: Fingerprint::of_paste(&parsed),
             diagnosis: Some(diagnosis::diagnose(&parsed, &memory, text, lang)),
@@ -98,6 +104,7 @@ impl<'a> Reading<'a> {
             prose_langs,
             situation,
             situation_by_default,
+            situation_contested: false,
             memory: situation::read_memory(&parsed.facts),
             preferred_section: None,
             fingerprint: Fingerprint::of_query(&parsed, query),
@@ -115,6 +122,7 @@ impl Reading<'_> {
         if let Some(situation) = situation.filter(|_| self.parsed.kind == ErrorKind::CudaOom) {
             self.situation = situation;
             self.situation_by_default = false;
+            self.situation_contested = false;
             self.preferred_section =
                 situation::preferred_section(situation, &self.memory, &self.parsed.facts);
         }

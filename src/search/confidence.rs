@@ -22,6 +22,8 @@ pub struct Evidence {
     /// The group is the situation the reading fell back on with no evidence of it (training,
     /// for an out-of-memory message alone): the message fits every article of its family.
     pub guessed: bool,
+    /// The situation that names the group holds, but so does another reading of the paste.
+    pub contested: bool,
     /// BM25 of the group's best document.
     pub text: f32,
     /// The result's score over the first result's.
@@ -139,6 +141,7 @@ pub fn answer_state(first: Option<(&Evidence, f32)>) -> AnswerState {
             // the message fits (dev: 34 of 56 such answers right), however well the message
             // matched.
             let identified = !evidence.guessed
+                && !evidence.contested
                 && (evidence.signature > 0.0 || (!evidence.typed && evidence.situation));
             // A situation read from prose alone (no error message, none of the article's
             // error text) is right less often than its confidence says: 94 of 104 such dev
@@ -175,6 +178,7 @@ mod tests {
             signature,
             situation,
             guessed: false,
+            contested: false,
             text: 30.0,
             share: 1.0,
             lead: 1.0,
@@ -213,6 +217,19 @@ mod tests {
         assert!(confidence(&guessed) >= PASTE_MODEL.confident_from);
         assert_eq!(
             answer_state(Some((&guessed, confidence(&guessed)))),
+            AnswerState::Uncertain
+        );
+    }
+
+    #[test]
+    fn a_contested_situation_is_never_a_known_fix_however_strong() {
+        let contested = Evidence {
+            contested: true,
+            ..evidence(0.0, true, false)
+        };
+        assert!(confidence(&contested) >= PROSE_SITUATION_CONFIDENT_FROM);
+        assert_eq!(
+            answer_state(Some((&contested, confidence(&contested)))),
             AnswerState::Uncertain
         );
     }

@@ -397,6 +397,7 @@ impl Engine {
                     signature: signature_scores.get(group).copied().unwrap_or(0.0),
                     situation: situation_group == Some(group) && !reading.situation_by_default,
                     guessed: situation_group == Some(group) && reading.situation_by_default,
+                    contested: situation_group == Some(group) && reading.situation_contested,
                     text: group_text.get(group).copied().unwrap_or(0.0),
                     share: score / top,
                     lead: if rank == 0 {

@@ -237,7 +237,7 @@ pub(super) fn only_a_worker_was_killed(text: &str) -> bool {
     rest.len() != text.len() && crate::traceback::parse(&rest).kind != ErrorKind::CpuOom
 }
 
-/// Chinese for "not released", said of 显存 (the GPU's memory; 内存 is the host's).
+/// Chinese for "not released", said of the GPU's memory (see [`GPU_MEMORY_ZH`]; 内存 alone is the host's).
 const NOT_RELEASED_ZH: &[&str] = &[
     "无法释放",
     "没有释放",
@@ -275,8 +275,12 @@ pub(super) fn describes_memory_held(lower: &str) -> bool {
             && (MEMORY_HELD.iter().any(|phrase| lower.contains(phrase))
                 || HELD_WORDS.is_match(lower)
                 || STILL_HELD.is_match(lower)))
-        || (lower.contains("显存") && NOT_RELEASED_ZH.iter().any(|p| lower.contains(p)))
+        || (GPU_MEMORY_ZH.iter().any(|w| lower.contains(w))
+            && NOT_RELEASED_ZH.iter().any(|p| lower.contains(p)))
 }
+
+/// The GPU's memory in Chinese: 显存, or 内存 (memory, the host's when alone) said of the GPU.
+const GPU_MEMORY_ZH: &[&str] = &["显存", "gpu内存", "gpu 内存", "显卡内存", "显卡的内存"];
 
 /// `empty_cache()` said not to give memory back ("torch.cuda.empty_cache() is not working"):
 /// memory some reference or process still holds.
@@ -621,8 +625,9 @@ static MEMORY_RUNS_OUT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Memory named as the GPU's, not the host's.
 pub(super) fn mentions_gpu_memory(lower: &str) -> bool {
-    ["vram", "gpu memory", "cuda", "显存", "显卡"]
+    ["vram", "gpu memory", "cuda", "显卡"]
         .iter()
+        .chain(GPU_MEMORY_ZH)
         .any(|w| lower.contains(w))
 }
 

@@ -178,6 +178,11 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
             Some(Situation::Sharded) => read(Situation::Sharded),
             // Unless the report itself blames the RAM ("not enough RAM").
             _ if only_a_worker_was_killed(text) && !names_ram(lower) => read(Situation::Other),
+            // A process that was killed and left the card's memory held: what was killed is
+            // not what ran out, the memory it held is the subject.
+            _ if mentions_gpu_memory(lower) && describes_memory_held(lower) => {
+                read(Situation::NotReleased)
+            }
             _ => read(Situation::HostRam),
         },
         ErrorKind::CudaOom => cuda_oom_situation(parsed, text, lower),
@@ -264,6 +269,16 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
         return (Situation::Recovery, false);
     }
     by_phase_and_model(phase_evidence(parsed, lower), lower)
+}
+
+/// Figures of fragmentation in a paste whose frames and words place the error in evaluation
+/// or generation: two readings hold, and the labelled pastes split between them (the
+/// fragmentation article, or the inference one's smaller inputs). Ranking keeps the figures'
+/// reading; the answer is not a known fix.
+pub fn fragmentation_contested(situation: Situation, parsed: &Parsed, text: &str) -> bool {
+    situation == Situation::Fragmentation
+        && read_memory(&parsed.facts).fragmented
+        && phase_evidence(parsed, &lowered_head(text)).is_inference()
 }
 
 /// The computer's RAM named, and nothing of the card's memory: "RAM", «الرام», "रैम".

@@ -849,3 +849,35 @@ fn unused_memory_barely_the_size_of_the_request_is_a_full_card_not_fragmentation
     );
     assert!(read_memory(&roomy.facts).fragmented);
 }
+
+#[test]
+fn fragmented_figures_are_contested_where_the_frames_place_the_error_in_evaluation() {
+    let figures = "RuntimeError: CUDA out of memory. Tried to allocate 294.00 MiB (GPU 0; 4.00 GiB total capacity; 2.61 GiB already allocated; 0 bytes free; 3.42 GiB reserved in total by PyTorch)";
+    let evaluating = format!(
+        "Traceback (most recent call last):\n  File \"tools/test.py\", line 40, in main\n    outputs = single_gpu_test(model, loader)\n  File \"mmdet/apis/test.py\", line 12, in single_gpu_test\n    result = model(return_loss=False, **data)\n{figures}"
+    );
+    let training = format!(
+        "Traceback (most recent call last):\n  File \"train.py\", line 88, in train_one_epoch\n    loss.backward()\n{figures}"
+    );
+    for (text, contested) in [(evaluating, true), (training, false)] {
+        let parsed = parse(&text);
+        let situation = read_situation(&parsed, &text).0;
+        assert_eq!(situation, Situation::Fragmentation, "{text}");
+        assert_eq!(
+            fragmentation_contested(situation, &parsed, &text),
+            contested,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_killed_process_that_left_the_cards_memory_held_is_memory_not_released() {
+    let held = "后台训练的进程被kill后，仍然占用GPU内存且无法清除";
+    assert_eq!(situation_of(held), Situation::NotReleased);
+    // Killed, and nothing said of memory held: the host's RAM ran out.
+    assert_eq!(
+        situation_of("训练到一半进程被kill了，内存满了"),
+        Situation::HostRam
+    );
+}
