@@ -100,6 +100,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave39.jsonl",
             "pastes-dev-wave41.jsonl",
             "pastes-dev-wave43.jsonl",
+            "pastes-dev-wave45.jsonl",
         ],
     ),
     (
@@ -147,6 +148,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave40.jsonl",
             "queries-dev-wave42.jsonl",
             "queries-dev-wave44.jsonl",
+            "queries-dev-wave46.jsonl",
         ],
     ),
     (

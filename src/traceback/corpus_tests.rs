@@ -455,6 +455,10 @@ fn markdown_quotes_and_backticks() {
     let fenced = parse(&format!("I get this:\n```\n{SEED}\n```\nany idea?"));
     assert_eq!(fenced.facts, seed_facts());
     assert_eq!(fenced.frames.len(), 4);
+    // GitHub pastes often glue the error to the fences: the line is the error, not a fence.
+    let glued = parse(&format!("Log:\n```{MSG_2_2}```\nany idea?"));
+    assert_eq!(glued.facts, msg_2_2_facts());
+    assert_eq!(glued.kind, ErrorKind::CudaOom);
     let inline = parse(&format!("I get `{MSG_2_2}` when training"));
     assert_eq!(inline.facts, msg_2_2_facts());
     assert_eq!(inline.exception.as_deref(), Some("torch.OutOfMemoryError"));

@@ -96,14 +96,33 @@ fn clean_one(line: &str) -> Line {
     let line = strip_ansi(&line);
     let line = decode_entities(&line);
     let trimmed = line.trim_start();
-    if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-        // A fence ends whatever came before, like a blank line.
-        return Line {
-            text: String::new(),
-            prefix: String::new(),
-            squashed: String::new(),
-        };
-    }
+    let after_fence = trimmed
+        .strip_prefix("```")
+        .or_else(|| trimmed.strip_prefix("~~~"))
+        .map(|rest| rest.trim_start_matches(['`', '~']));
+    let line = match after_fence {
+        // A fence, bare or with its language ("```python"), ends whatever came before, like
+        // a blank line.
+        Some(info) if !info.trim().contains([' ', ':']) => {
+            return Line {
+                text: String::new(),
+                prefix: String::new(),
+                squashed: String::new(),
+            };
+        }
+        // Text glued to the fence ("```torch.cuda.OutOfMemoryError: CUDA out of memory. …```")
+        // is the pasted line itself.
+        Some(glued) => Cow::Owned(unfenced_end(glued).to_owned()),
+        None => {
+            // `unfenced_end` keeps a prefix of the line.
+            let kept = unfenced_end(&line).len();
+            if kept == line.len() {
+                line
+            } else {
+                Cow::Owned(line[..kept].to_owned())
+            }
+        }
+    };
     let unquoted = strip_quotes(&line);
     let (prefix, rest) = strip_log_prefix(unquoted);
     Line {
@@ -111,6 +130,15 @@ fn clean_one(line: &str) -> Line {
         prefix,
         squashed: squash_lower(rest),
     }
+}
+
+/// A line without the closing fence glued to its end ("… PYTORCH_CUDA_ALLOC_CONF```"): a
+/// prefix of it.
+fn unfenced_end(line: &str) -> &str {
+    let end = line.trim_end();
+    end.strip_suffix("```")
+        .or_else(|| end.strip_suffix("~~~"))
+        .map_or(line, |text| text.trim_end_matches(['`', '~']))
 }
 
 fn strip_invisible(line: &str) -> Cow<'_, str> {

@@ -410,3 +410,26 @@ async fn levantine_words_for_a_card_pytorch_cannot_see() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn hinglish_memory_that_will_not_let_go_is_memory_not_released() {
+    // Written for this test: "the card's memory won't let go even after closing the script".
+    assert_found_first(
+        "script band karne ke baad bhi card ki memory nahi chhut rahi",
+        "hi",
+        "gpu-memory-not-released",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn french_without_apostrophes_catching_the_memory_error_to_retry() {
+    // Written for this test: "I catch the memory error to rerun with a smaller batch, and it
+    // crashes again inside my handling", typed without apostrophes.
+    assert_found_first(
+        "jattrape l erreur de memoire et je relance en plus petit, ca replante direct",
+        "fr",
+        "oom-recovery-handler",
+    )
+    .await;
+}
