@@ -149,6 +149,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave42.jsonl",
             "queries-dev-wave44.jsonl",
             "queries-dev-wave46.jsonl",
+            "queries-dev-wave47.jsonl",
         ],
     ),
     (

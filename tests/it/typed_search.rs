@@ -433,3 +433,15 @@ async fn french_without_apostrophes_catching_the_memory_error_to_retry() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn egyptian_no_memory_enough_spelled_mimri_reads_as_out_of_memory_in_training() {
+    // Written for this test: "I'm training and the card says there isn't enough memory", with
+    // «ميمري», a common spelling of "memory".
+    assert_found_first(
+        "بدرب الموديل والكارت بيقولي مفيش ميمري كفايه خالص",
+        "ar",
+        "cuda-oom-training",
+    )
+    .await;
+}
