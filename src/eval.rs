@@ -150,6 +150,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave44.jsonl",
             "queries-dev-wave46.jsonl",
             "queries-dev-wave47.jsonl",
+            "queries-dev-wave49.jsonl",
         ],
     ),
     (
