@@ -185,6 +185,12 @@ const STACKS: &[(Situation, &[&str])] = &[
             "flux",
             "pixart",
             "kandinsky",
+            // Image generators named after a language model's family or by a short name.
+            "qwen-image",
+            "sd3",
+            "sd35",
+            "hidream",
+            "auraflow",
             // Forge's memory manager logs the model it loads: "Target: KModel".
             "kmodel",
             // Module paths of the generators' networks: latent diffusion's U-Net wrapper
@@ -479,7 +485,9 @@ pub(super) fn stack_reading(lower: &str) -> Option<(Situation, bool)> {
     if let (Some(diffusion), Some(llm)) = (
         stack_slot(Situation::Diffusion),
         stack_slot(Situation::LlmFinetune),
-    ) && (counts[diffusion] > u32::from(bare_name) || IMAGE_SIZE.is_match(lower))
+    ) && (counts[diffusion] > u32::from(bare_name)
+        || IMAGE_SIZE.is_match(lower)
+        || DIFFUSION_TRAINERS.iter().any(|t| read.contains(t)))
     {
         let adapters = read
             .iter()

@@ -283,6 +283,15 @@ fn a_lora_beside_an_image_or_video_generator_is_the_generators() {
         stack("lora fine-tune of my chat model"),
         Some(Situation::LlmFinetune)
     );
+    // A DreamBooth LoRA trains an image model; Qwen-Image is an image generator, not Qwen.
+    assert_ne!(
+        stack("dreambooth lora error: cuda out of memory on validation"),
+        Some(Situation::LlmFinetune)
+    );
+    assert_eq!(
+        stack("h20 96g显存 qwen-image-edit lora微调为什么还是报错"),
+        Some(Situation::Diffusion)
+    );
     // Jupyter prints the bare exception name too: no sign of a generator.
     assert_eq!(
         stack("from peft import loraconfig\noutofmemoryerror: cuda out of memory."),
