@@ -101,6 +101,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave41.jsonl",
             "pastes-dev-wave43.jsonl",
             "pastes-dev-wave45.jsonl",
+            "pastes-dev-wave48.jsonl",
         ],
     ),
     (

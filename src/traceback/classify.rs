@@ -29,6 +29,9 @@ static CPU_OOM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"defaultcpuallocator|posix_memalign|buynewram|notenoughmemory:youtriedtoallocate",
         r"|killedbysignal:killed|std::bad_alloc|outofmemory:kill(?:ed)?process|oom-kill|oom_kill",
+        // The kernel's OOM killer named by whoever reports the kill (Ray: "killed by SIGKILL
+        // by OOM killer due to high memory usage").
+        r"|bysigkillbyoomkiller|bytheoomkiller|byoomkiller",
         // Chinese for "got killed" (被killed, 被kill掉, killed了; "kill了" is also "I killed"),
         // where the shell's own line is not pasted, and for "the RAM is full" (内存满了; 显存 is
         // the card's).
@@ -233,6 +236,13 @@ mod tests {
         assert_eq!(crate::traceback::parse(ray).kind, ErrorKind::CpuOom);
         assert_eq!(
             kind("推理时模型加载Killed了，看了下，是内存满了"),
+            Some(ErrorKind::CpuOom)
+        );
+        // Ray names the kernel's OOM killer when one of its workers dies.
+        assert_eq!(
+            kind(
+                "Worker unexpectedly exits. (1) The process is killed by SIGKILL by OOM killer due to high memory usage."
+            ),
             Some(ErrorKind::CpuOom)
         );
         // "I killed all the processes, then the card's memory was freed".

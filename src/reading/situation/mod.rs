@@ -251,6 +251,14 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
         if stack == Situation::LlmFinetune && run_only_evaluates(lower) == Some(true) {
             return (Situation::InferenceOom, false);
         }
+        // Adapters (PEFT, LoRA) are loaded to run a tuned model too: with a frame or script
+        // of evaluation or generation and nothing of training, the model is being run.
+        if stack == Situation::LlmFinetune {
+            let phase = phase_evidence(parsed, lower);
+            if phase.inference >= SCRIPT_POINTS && phase.training == 0 {
+                return by_phase_and_model(phase, lower);
+            }
+        }
         return (stack, by_name_alone);
     }
     if let Some(rise) = growth(lower)

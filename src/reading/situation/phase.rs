@@ -124,6 +124,9 @@ const INFERENCE_FRAME_PARTS: &[&str] = &[
     "detect",
 ];
 const TRAINING_FRAME_PARTS: &[&str] = &["backward", "train", "finetun"];
+/// Library functions whose names hold an inference part but that run in any phase:
+/// flash-attn's unpadding helper and the `datasets` builders' example generator.
+const PHASELESS_FRAMES: &[&str] = &["generate_qkv", "_generate_examples"];
 
 /// How much a paste says it was training and how much it was evaluating or generating:
 /// frames and script names weigh more than words, and training is the default (the common
@@ -206,7 +209,8 @@ pub(super) fn phase_evidence(parsed: &Parsed, lower: &str) -> PhaseEvidence {
     let mut scripts_seen: Vec<&str> = Vec::new();
     for frame in parsed.frames.iter().rev() {
         let function = frame.function.to_lowercase();
-        let inference = INFERENCE_FRAME_PARTS.iter().any(|p| function.contains(p));
+        let inference = INFERENCE_FRAME_PARTS.iter().any(|p| function.contains(p))
+            && !PHASELESS_FRAMES.contains(&function.as_str());
         let training = TRAINING_FRAME_PARTS.iter().any(|p| function.contains(p));
         let bonus =
             if !innermost_counted && (inference || training) && !frame.file.contains("-packages") {

@@ -890,3 +890,17 @@ fn a_killed_process_that_left_the_cards_memory_held_is_memory_not_released() {
         Situation::HostRam
     );
 }
+
+#[test]
+fn a_tuned_model_run_by_an_evaluation_script_through_peft_is_being_run() {
+    let oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.20 GiB (GPU 0; 23.69 GiB total capacity; 21.02 GiB already allocated; 902.56 MiB free; 21.90 GiB reserved in total by PyTorch)";
+    let evaluating = format!(
+        "Traceback (most recent call last):\n  File \"evaluate.py\", line 187, in main\n    output = evaluate(instructions)\n  File \"/opt/site-packages/peft/peft_model.py\", line 912, in generate\n    outputs = self.base_model.generate(**kwargs)\n{oom}"
+    );
+    assert_eq!(situation_of(&evaluating), Situation::InferenceOom);
+    // flash-attn's unpadding helper runs in training as well: it says nothing of the phase.
+    let packing = format!(
+        "Traceback (most recent call last):\n  File \"/workspace/axolotl/src/axolotl/monkeypatch/mistral_attn_hijack_flash.py\", line 228, in flashattn_forward\n    qkv_unpad = generate_qkv(q, k, v)\n  File \"/workspace/axolotl/src/axolotl/monkeypatch/mistral_attn_hijack_flash.py\", line 340, in generate_qkv\n    q_unpad = unpad_input(q, mask)\n{oom}"
+    );
+    assert_eq!(situation_of(&packing), Situation::LlmFinetune);
+}
