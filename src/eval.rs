@@ -152,6 +152,7 @@ const QUERY_SPLITS: &[(&str, &[&str])] = &[
             "queries-dev-wave46.jsonl",
             "queries-dev-wave47.jsonl",
             "queries-dev-wave49.jsonl",
+            "queries-dev-wave51.jsonl",
         ],
     ),
     (

@@ -445,3 +445,22 @@ async fn egyptian_no_memory_enough_spelled_mimri_reads_as_out_of_memory_in_train
     )
     .await;
 }
+
+#[tokio::test]
+async fn buying_a_new_card_is_the_new_architecture_only_when_it_was_bought() {
+    // Written for this test, in Moroccan: "training falls over, the memory isn't enough on
+    // the card; how do I fit it without buying a new card".
+    assert_found_first(
+        "التدريب كيطيح والميموار ماكفاتش فالكارط، كيفاش ندخلو بلا ما نشري كارط جديدة",
+        "ar",
+        "cuda-oom-training",
+    )
+    .await;
+    // "I bought a new card and PyTorch says it has no code that runs on it".
+    assert_found_first(
+        "شريت كارط جديدة والبايتورش كيقول ماعندوش كود كيخدم عليها",
+        "ar",
+        "cuda-arch-mismatch",
+    )
+    .await;
+}

@@ -210,6 +210,10 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         {
             if contains_word(lower, "killed") && !mentions_gpu_memory(lower) {
                 read(Situation::HostRam)
+            } else if MPS_WORDS.iter().any(|w| contains_word(lower, w)) {
+                // On a Mac, rising or not, the MPS article holds the levers (its limit, its
+                // cache), as for any error of the device.
+                read(Situation::MpsOom)
             } else if let Some(stack) = stack(lower) {
                 read(stack)
             } else if rise_explained_by_inference(rise, parsed, lower) {

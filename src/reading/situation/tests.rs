@@ -904,3 +904,15 @@ fn a_tuned_model_run_by_an_evaluation_script_through_peft_is_being_run() {
     );
     assert_eq!(situation_of(&packing), Situation::LlmFinetune);
 }
+
+#[test]
+fn memory_rising_on_a_mac_is_the_mps_articles() {
+    assert_eq!(
+        situation_of("on my macbook the memory keeps increasing every epoch until it crashes"),
+        Situation::MpsOom
+    );
+    assert_eq!(
+        situation_of("gpu memory keeps increasing every epoch until it crashes"),
+        Situation::MemoryGrowth
+    );
+}
