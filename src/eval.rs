@@ -102,6 +102,7 @@ const PASTE_SPLITS: &[(&str, &[&str])] = &[
             "pastes-dev-wave43.jsonl",
             "pastes-dev-wave45.jsonl",
             "pastes-dev-wave48.jsonl",
+            "pastes-dev-wave50.jsonl",
         ],
     ),
     (
