@@ -67,7 +67,8 @@ impl<'a> Reading<'a> {
         }
         let (situation, situation_by_default) = situation::read_situation(&parsed, text);
         let memory = situation::read_memory(&parsed.facts);
-        let situation_contested = situation::fragmentation_contested(situation, &parsed, text);
+        let situation_contested =
+            situation::fragmentation_contested(situation, &memory, &parsed, text);
         Reading {
             text,
             code: code_of(&parsed, text),

@@ -50,6 +50,14 @@ const FIX_CONCEPTS: &[(&str, &str)] = &[
 /// on the card, some on the processor": a device mismatch), unless a concept of the third part is there
 /// too (the GPU is not found, memory ran out: then CPU and GPU are the setting, not the fault).
 /// The third part is a whole name or the words a name begins with ("ram (host memory)").
+/// What else, named beside labels and the card, makes the labels not the card's trouble.
+const LABELS_TRIPPED_UNLESS: &[&str] = &[
+    "shape",
+    "dtype",
+    "tensors on different devices",
+    "gpu not detected",
+];
+
 const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[
     (
         "cpu",
@@ -71,28 +79,13 @@ const FIX_PAIRS: &[(&str, &str, &[&str], &str)] = &[
         &["out of memory"],
         "bitsandbytes-setup",
     ),
-    // A label the card trips over: an index out of range, reported by a device-side assert.
-    (
-        "labels",
-        "gpu",
-        &[
-            "shape",
-            "dtype",
-            "tensors on different devices",
-            "gpu not detected",
-        ],
-        "device-side-assert",
-    ),
-    // The same, when the error is said to come from CUDA rather than from the card.
+    // A label the card trips over: an index out of range, reported by a device-side assert;
+    // the error said to come from the card or from CUDA.
+    ("labels", "gpu", LABELS_TRIPPED_UNLESS, "device-side-assert"),
     (
         "labels",
         "cuda",
-        &[
-            "shape",
-            "dtype",
-            "tensors on different devices",
-            "gpu not detected",
-        ],
+        LABELS_TRIPPED_UNLESS,
         "device-side-assert",
     ),
     // Loading old weights that the newer default refuses: the weights_only change, not the

@@ -434,7 +434,12 @@ pub(super) static GPU_RAM: LazyLock<Regex> = LazyLock::new(|| {
     )
         .expect("GPU RAM pattern")
 });
-pub(super) const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
+const MPS_WORDS: &[&str] = &["mps", "mac", "macbook", "apple", "ماك", "मैक", "ऐप्पल"];
+
+/// A Mac named (or its GPU backend, MPS): whatever the stack, the MPS article holds the levers.
+pub(super) fn on_a_mac(lower: &str) -> bool {
+    MPS_WORDS.iter().any(|w| contains_word(lower, w))
+}
 pub(super) const HOST_WORDS: &[&str] = &["ram", "cpu", "العشوائية", "रैम", "vive", "内存"];
 /// Fragmentation, or memory reserved yet unused, as people describe it — or its symptom:
 /// memory reported free, yet a smaller block cannot be had.

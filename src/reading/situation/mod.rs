@@ -210,7 +210,7 @@ pub fn read_situation(parsed: &Parsed, text: &str) -> (Situation, bool) {
         {
             if contains_word(lower, "killed") && !mentions_gpu_memory(lower) {
                 read(Situation::HostRam)
-            } else if MPS_WORDS.iter().any(|w| contains_word(lower, w)) {
+            } else if on_a_mac(lower) {
                 // On a Mac, rising or not, the MPS article holds the levers (its limit, its
                 // cache), as for any error of the device.
                 read(Situation::MpsOom)
@@ -251,13 +251,13 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
                 return (Situation::TrainingOom, false);
             }
         }
-        // A fine-tuning toolkit run with only its evaluation switches on evaluates.
-        if stack == Situation::LlmFinetune && run_only_evaluates(lower) == Some(true) {
-            return (Situation::InferenceOom, false);
-        }
-        // Adapters (PEFT, LoRA) are loaded to run a tuned model too: with a frame or script
-        // of evaluation or generation and nothing of training, the model is being run.
         if stack == Situation::LlmFinetune {
+            // A fine-tuning toolkit run with only its evaluation switches on evaluates.
+            if run_only_evaluates(lower) == Some(true) {
+                return (Situation::InferenceOom, false);
+            }
+            // Adapters (PEFT, LoRA) are loaded to run a tuned model too: with a frame or
+            // script of evaluation or generation and nothing of training, it is being run.
             let phase = phase_evidence(parsed, lower);
             if phase.inference >= SCRIPT_POINTS && phase.training == 0 {
                 return by_phase_and_model(phase, lower);
@@ -287,9 +287,14 @@ fn cuda_oom_situation(parsed: &Parsed, text: &str, lower: &str) -> (Situation, b
 /// or generation: two readings hold, and the labelled pastes split between them (the
 /// fragmentation article, or the inference one's smaller inputs). Ranking keeps the figures'
 /// reading; the answer is not a known fix.
-pub fn fragmentation_contested(situation: Situation, parsed: &Parsed, text: &str) -> bool {
+pub fn fragmentation_contested(
+    situation: Situation,
+    memory: &MemoryReading,
+    parsed: &Parsed,
+    text: &str,
+) -> bool {
     situation == Situation::Fragmentation
-        && read_memory(&parsed.facts).fragmented
+        && memory.fragmented
         && phase_evidence(parsed, &lowered_head(text)).is_inference()
 }
 
@@ -347,9 +352,8 @@ fn by_phase(phase: PhaseEvidence) -> (Situation, bool) {
 /// A typed description of an out-of-memory error: the device or phase it names decides.
 /// `lower`: the text's head, lowercased.
 fn situation_from_words(parsed: &Parsed, text: &str, lower: &str) -> (Situation, bool) {
-    let any = |words: &[&str]| words.iter().any(|w| contains_word(lower, w));
     // The device first: on a Mac, whatever the stack, the MPS article holds the levers.
-    if any(MPS_WORDS) {
+    if on_a_mac(lower) {
         (Situation::MpsOom, false)
     } else if FRAGMENTATION_NAMED.iter().any(|w| lower.contains(w)) {
         // The cause named outright outranks the stack it happened in.

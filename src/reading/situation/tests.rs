@@ -872,8 +872,9 @@ fn fragmented_figures_are_contested_where_the_frames_place_the_error_in_evaluati
         let parsed = parse(&text);
         let situation = read_situation(&parsed, &text).0;
         assert_eq!(situation, Situation::Fragmentation, "{text}");
+        let memory = read_memory(&parsed.facts);
         assert_eq!(
-            fragmentation_contested(situation, &parsed, &text),
+            fragmentation_contested(situation, &memory, &parsed, &text),
             contested,
             "{text}"
         );
